@@ -1,0 +1,18 @@
+"""kg: a knowledge graph of ML research built from paper abstracts.
+
+The library API: `build` runs the whole pipeline; the stage functions
+(`read_inputs`, `extract`, `link`, `to_networkx`, `to_rdf`, `write_exports`)
+can be called one by one.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("kg")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+from kg.build import BuildSummary, build  # noqa: E402
+from kg.errors import InputError, KgError, QueryError  # noqa: E402
+
+__all__ = ["BuildSummary", "InputError", "KgError", "QueryError", "__version__", "build"]

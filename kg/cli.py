@@ -1,0 +1,181 @@
+"""The `kg` command line: a thin layer over the library; errors become exit codes here."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from kg import __version__
+from kg.errors import KgError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _handle_errors(func: F) -> F:
+    """Turn a `KgError` into one line on stderr and its exit code (2: bad input or usage)."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except KgError as error:
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(error.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kg")
+@click.option("-v", "--verbose", is_flag=True, help="Log what each stage does.")
+def main(verbose: bool) -> None:
+    """Build a knowledge graph of ML research from paper abstracts, and query it.
+
+    \b
+    Start here:
+      kg build                 # seeds/ -> exports/ (Turtle, GraphML, JSONL, HTML)
+      kg stats                 # what the graph holds
+      kg query 'SELECT ...'    # SPARQL over exports/
+    """
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("exports"),
+    show_default=True,
+    help="Directory to write exports to.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@_handle_errors
+def build(inputs: tuple[Path, ...], out: Path, quiet: bool) -> None:
+    """Read abstracts and write the knowledge graph to OUT.
+
+    INPUTS are files or directories of abstracts (default: seeds/). A file holds a heading
+    line naming the collection ("ICML 2026 Papers") and then one abstract per line.
+
+    Writes kg.ttl (RDF), kg.graphml (NetworkX), extractions.jsonl (per-abstract
+    extractions with offsets) and index.html (open it in a browser, no network needed).
+    Every file is written to a temporary file and renamed, so a failed build leaves the
+    previous exports as they were.
+
+    \b
+    Examples:
+      kg build
+      kg build my_abstracts.txt --out /tmp/graph
+    """
+    from kg.build import build as run_build
+
+    show = not quiet and sys.stderr.isatty()
+    with click.progressbar(length=1, label="Extracting", file=sys.stderr, hidden=not show) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        summary = run_build(list(inputs) or [Path("seeds")], out, on_progress=progress)
+    if quiet:
+        return
+    types = ", ".join(f"{n} {t}" for t, n in summary.entities_by_type.items())
+    relations = ", ".join(f"{n} {r}" for r, n in summary.relations_by_type.items())
+    click.echo(f"papers:    {summary.papers}")
+    click.echo(f"entities:  {summary.entities} ({types})")
+    click.echo(f"relations: {sum(summary.relations_by_type.values())} ({relations})")
+    click.echo(f"results:   {summary.results}")
+    click.echo(f"triples:   {summary.triples}")
+    click.echo("wrote:     " + ", ".join(str(f) for f in summary.files))
+
+
+@main.command()
+@click.argument("query")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "tsv", "json"]),
+    default="table",
+    show_default=True,
+    help="How to print the answer.",
+)
+@_handle_errors
+def query(query: str, paths: tuple[Path, ...], fmt: str) -> None:
+    """Run a SPARQL QUERY over the exports (default: exports/).
+
+    QUERY is a query string or a .rq file. PATHS are Turtle, N-Triples or JSON-LD files or
+    directories. The prefixes kg, entity, paper, skos, rdfs, dcterms, prov, oa, ... are
+    declared for you. An ASK query prints yes or no and exits 0 or 1.
+
+    \b
+    Example: which papers evaluate on MATH500?
+      kg query 'SELECT ?paper WHERE { ?paper a kg:Paper; kg:evaluatedOn entity:math500 }'
+      kg query queries/papers-on-benchmark.rq --format csv
+    """
+    from kg.query import format_answer, load_graph, read_query, run_query
+
+    text = read_query(query)
+    answer = run_query(text, load_graph(list(paths) or [Path("exports")]))
+    click.echo(format_answer(answer, fmt), nl=False)
+    if answer.boolean is False:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
+@click.option("-n", "--top", default=10, show_default=True, help="How many entities to list.")
+@_handle_errors
+def stats(exports: Path, top: int) -> None:
+    """Counts by type and the most connected entities of a built graph.
+
+    \b
+    Example:
+      kg stats            # reads exports/kg.graphml
+      kg stats /tmp/graph --top 20
+    """
+    from kg.stats import stats as run_stats
+
+    result = run_stats(exports, top=top)
+    click.echo(f"papers: {result.papers}")
+    click.echo("entities by type:")
+    for name, count in result.entities_by_type.items():
+        click.echo(f"  {name:<10} {count}")
+    click.echo("relations by type:")
+    for name, count in result.relations_by_type.items():
+        click.echo(f"  {name:<13} {count}")
+    click.echo("most mentioned entities (by papers):")
+    for name, kind, papers in result.top_entities:
+        click.echo(f"  {papers:>3}  {name} ({kind})")
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_handle_errors
+def extract(inputs: tuple[Path, ...]) -> None:
+    """Print the extraction of each abstract in INPUTS as JSON Lines, without a graph.
+
+    The records have the format ../shared/gold/score.py reads (text, entities, relations)
+    plus offsets of every mention.
+
+    \b
+    Example:
+      kg extract seeds/004_b354a604767238da.txt > predicted.jsonl
+    """
+    from kg.export import extractions_jsonl
+    from kg.extract import extract as run_extract
+    from kg.ingest import read_inputs
+    from kg.link import link
+
+    click.echo(extractions_jsonl(link(run_extract(read_inputs(inputs)))), nl=False)

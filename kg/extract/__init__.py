@@ -1,0 +1,42 @@
+"""Extraction: abstracts in, `Extraction` records out. No spaCy object leaves this package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from spacy.language import Language
+
+from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp
+from kg.extract.records import doc_to_extraction
+from kg.model import Extraction, Paper
+
+__all__ = ["EXTRACTOR_VERSION", "extract", "make_nlp"]
+
+
+def extract(
+    papers: Iterable[Paper],
+    nlp: Language | None = None,
+    *,
+    batch_size: int = 64,
+    on_progress: Callable[[int], None] | None = None,
+) -> list[Extraction]:
+    """Run the pipeline over `papers`, in order.
+
+    Args:
+        papers: the abstracts to read.
+        nlp: a pipeline from `make_nlp` (built here when None).
+        batch_size: documents per `nlp.pipe` batch.
+        on_progress: called with the number of papers done so far.
+
+    Returns:
+        One `Extraction` per paper, in the order given.
+    """
+    nlp = nlp or make_nlp()
+    papers = list(papers)
+    out = []
+    docs = nlp.pipe((p.text for p in papers), batch_size=batch_size)
+    for done, (paper, doc) in enumerate(zip(papers, docs, strict=True), 1):
+        out.append(doc_to_extraction(doc, paper))
+        if on_progress is not None:
+            on_progress(done)
+    return out

@@ -1,0 +1,198 @@
+"""kg's spaCy components, registered with `@Language.factory`; the logic lives in helpers.
+
+Pipeline order: sentencizer → kg_abbreviations → kg_lexicon → kg_candidates → kg_entities.
+Each component reads and writes `doc.spans[...]` or `doc.ents`, so any of them can be
+inspected on its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+from spacy.util import filter_spans
+
+from kg.extract.abbreviations import find_abbreviations
+from kg.extract.cues import load_cues
+from kg.extract.shapes import is_name_shape, is_weak_name_shape
+from kg.extract.typing_rules import decide_type
+from kg.lexicon import Concept, default_lexicon, load_lexicon
+from kg.names import fold
+
+ABBREVIATIONS = "kg_abbreviations"
+LEXICON = "kg_lexicon"
+CANDIDATES = "kg_candidates"
+
+if not Doc.has_extension("abbreviations"):
+    Doc.set_extension("abbreviations", default=[])
+
+
+@Language.factory("kg_abbreviations")
+def make_abbreviations(nlp: Language, name: str) -> AbbreviationDetector:
+    """Schwartz–Hearst "Long Form (LF)" pairs into `doc._.abbreviations`."""
+    return AbbreviationDetector()
+
+
+class AbbreviationDetector:
+    """Finds acronym definitions; long and short forms go to `doc.spans["kg_abbreviations"]`."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        pairs = find_abbreviations(doc)
+        doc._.abbreviations = [(long.start, long.end, short.start) for long, short in pairs]
+        doc.spans[ABBREVIATIONS] = [long for long, _ in pairs] + [s for _, s in pairs]
+        return doc
+
+
+@Language.factory("kg_lexicon", default_config={"path": ""})
+def make_lexicon(nlp: Language, name: str, path: str) -> LexiconMatcher:
+    """Known entities of ontology/lexicon.ttl (or `path`) into `doc.spans["kg_lexicon"]`."""
+    concepts = load_lexicon(Path(path)) if path else default_lexicon()
+    return LexiconMatcher(nlp, concepts)
+
+
+class LexiconMatcher:
+    """Exact matches of lexicon labels, plus single tokens that fold to a label (MATH-500)."""
+
+    def __init__(self, nlp: Language, concepts: tuple[Concept, ...]) -> None:
+        self.concepts = {c.key: c for c in concepts}
+        self.matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.folded: dict[str, Concept] = {}
+        for concept in concepts:
+            self.matcher.add(concept.key, [nlp.make_doc(label) for label in concept.labels])
+            for label in concept.labels:
+                # folding is case-blind: only names with a digit or a separator fold safely
+                if not label.isalpha() and len(fold(label)) > 2:
+                    self.folded.setdefault(fold(label), concept)
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = []
+        for match_id, start, end in self.matcher(doc):
+            key = doc.vocab.strings[match_id]
+            spans.append(Span(doc, start, end, label=self.concepts[key].type.value, kb_id=key))
+        for token in doc:
+            concept = self.folded.get(fold(token.text))
+            if concept is not None and any(c.isupper() or c.isdigit() for c in token.text):
+                spans.append(
+                    Span(doc, token.i, token.i + 1, label=concept.type.value, kb_id=concept.key)
+                )
+        doc.spans[LEXICON] = filter_spans(spans)
+        return doc
+
+
+@Language.factory("kg_candidates")
+def make_candidates(nlp: Language, name: str) -> CandidateFinder:
+    """Coined names by shape and context into `doc.spans["kg_candidates"]`."""
+    return CandidateFinder()
+
+
+class CandidateFinder:
+    """Tokens shaped like names (ReaForest, GRPO, Sora-2), acronym long forms, list members."""
+
+    def __init__(self) -> None:
+        self.cues = load_cues()
+
+    def _generic(self, text: str) -> bool:
+        return text.lower() in self.cues.generic_terms or text.lower().rstrip("s") in (
+            self.cues.generic_terms
+        )
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans: list[Span] = []
+        for start, end, short_i in doc._.abbreviations:
+            long, short = doc[start:end], doc[short_i]
+            if self._generic(short.text) or not self._named_long_form(long):
+                continue
+            spans.append(Span(doc, start, end, label="LONG"))
+            spans.append(Span(doc, short_i, short_i + 1, label="SHORT"))
+        strong = {t.i for t in doc if is_name_shape(t.text) and not self._generic(t.text)}
+        for i in sorted(strong):
+            spans.append(Span(doc, i, i + 1, label="SHAPE"))
+        for token in doc:
+            if token.i in strong or not is_weak_name_shape(token.text):
+                continue
+            if self._in_list_with(doc, token.i, strong) or self._before_head(doc, token.i):
+                spans.append(Span(doc, token.i, token.i + 1, label="LIST"))
+        doc.spans[CANDIDATES] = spans
+        return doc
+
+    def _named_long_form(self, long: Span) -> bool:
+        words = [t for t in long if t.is_alpha or "-" in t.text]
+        capitals = sum(1 for t in words if t.text[:1].isupper())
+        if capitals < max(1, len(words) // 2):
+            return False  # "reinforcement learning (RL)": a generic term, not a name
+        # "Large Language Models (LLMs)": a class of things, not one thing
+        return not (
+            long[-1].text.endswith("s")
+            and long[-1].text.lower() not in {"process"}
+            and long[-1].lower_ in self.cues.type_heads
+        )
+
+    def _before_head(self, doc: Doc, i: int) -> bool:
+        nxt = doc[i + 1] if i + 1 < len(doc) else None
+        return nxt is not None and nxt.lower_ in {"benchmark", "benchmarks", "dataset"}
+
+    def _in_list_with(self, doc: Doc, i: int, strong: set[int]) -> bool:
+        """Is token i an item of a comma/and list that holds a strong name?"""
+        sent = doc[i].sent
+        for direction in (-1, 1):
+            j = i + direction
+            while sent.start <= j < sent.end:
+                text = doc[j].text
+                if text in {",", "and", "or", "&"}:
+                    j += direction
+                    continue
+                if j in strong:
+                    return True
+                break
+        return False
+
+
+@Language.factory("kg_entities")
+def make_entities(nlp: Language, name: str) -> EntityResolver:
+    """Resolve lexicon hits and candidates into typed, non-overlapping `doc.ents`."""
+    return EntityResolver()
+
+
+class EntityResolver:
+    """Lexicon hits win; then longest candidates; each span gets a type and its evidence."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        lexicon = list(doc.spans.get(LEXICON, []))
+        candidates = [s for s in doc.spans.get(CANDIDATES, []) if not _overlaps(s, lexicon)]
+        chosen = sorted(filter_spans(lexicon + candidates), key=lambda s: s.start)
+        typed = [(span, *decide_type(span, doc)) for span in chosen]
+        labels = _propagate_in_lists(doc, typed)
+        doc.ents = [
+            Span(doc, span.start, span.end, label=label, kb_id=span.kb_id_)
+            for (span, _, _), label in zip(typed, labels, strict=True)
+        ]
+        return doc
+
+
+def _propagate_in_lists(doc: Doc, typed: list) -> list[str]:
+    """In "on NExTQA, Video-Holmes and VRBench", a name typed by default takes its siblings'
+    type when they agree on Benchmark or Dataset."""
+    labels = [t.value for _, t, _ in typed]
+    groups: list[list[int]] = []
+    for i, (span, _, _) in enumerate(typed):
+        if i and groups:
+            prev = typed[i - 1][0]
+            between = doc[prev.end : span.start]
+            if prev.sent == span.sent and all(t.text in {",", "and", "or", "&"} for t in between):
+                groups[-1].append(i)
+                continue
+        groups.append([i])
+    for group in groups:
+        strong = {labels[i] for i in group if typed[i][2] != "default"}
+        if len(strong) == 1 and strong <= {"Benchmark", "Dataset"}:
+            for i in group:
+                if typed[i][2] == "default":
+                    labels[i] = next(iter(strong))
+    return labels
+
+
+def _overlaps(span: Span, others: list[Span]) -> bool:
+    # a long form may contain a lexicon name ("Joint Causal Inference"): the longer wins
+    return any(o.start < span.end and span.start < o.end and len(o) >= len(span) for o in others)

@@ -1,0 +1,47 @@
+"""The extractor's word lists (kg/data/cues.json), read once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.model import EntityType
+from kg.resources import data_dir
+
+
+@dataclass(frozen=True)
+class Cues:
+    """Word lists that steer candidate filtering, typing and relations."""
+
+    generic_terms: frozenset[str]
+    proposal_verbs: frozenset[str]
+    comparison_cues: frozenset[str]
+    strong_comparison_cues: frozenset[str]
+    component_cues: frozenset[str]
+    use_cues: frozenset[str]
+    type_heads: dict[str, EntityType]
+    benchmark_suffixes: tuple[str, ...]
+    dataset_suffixes: tuple[str, ...]
+    model_variant_parts: frozenset[str]
+    metric_words: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def load_cues() -> Cues:
+    """Read kg/data/cues.json."""
+    raw = json.loads((data_dir() / "cues.json").read_text(encoding="utf-8"))
+    heads = {word: EntityType(t) for t, words in raw["type_heads"].items() for word in words}
+    return Cues(
+        generic_terms=frozenset(raw["generic_terms"]),
+        proposal_verbs=frozenset(raw["proposal_verbs"]),
+        comparison_cues=frozenset(raw["comparison_cues"]),
+        strong_comparison_cues=frozenset(raw["strong_comparison_cues"]),
+        component_cues=frozenset(raw["component_cues"]),
+        use_cues=frozenset(raw["use_cues"]),
+        type_heads=heads,
+        benchmark_suffixes=tuple(raw["benchmark_suffixes"]),
+        dataset_suffixes=tuple(raw["dataset_suffixes"]),
+        model_variant_parts=frozenset(raw["model_variant_parts"]),
+        metric_words=frozenset(raw["metric_words"]),
+    )

@@ -1,0 +1,55 @@
+"""Surface shapes of coined names: ReaForest, GRPO, Sora-2, CLIP-MAD, V₁-Infer."""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL = re.compile(r"[a-zà-ÿ][A-Z]|[A-Z]{2,}[a-z]")
+_SIZE = re.compile(r"^\d+(\.\d+)?[BMKbmk]$")
+#: characters a name token may hold; URLs, formulas and punctuation runs are not names
+_NAME_CHARS = re.compile(r"^[^\W_][\w.+'’@\-–]*[\w+'’]$")
+
+
+def _strong_part(part: str) -> bool:
+    if not part or not part[0].isalnum():
+        return False
+    caps = sum(c.isupper() for c in part)
+    has_digit = any(c.isdigit() for c in part)
+    has_alpha = any(c.isalpha() for c in part)
+    return has_alpha and (
+        bool(_CAMEL.search(part)) or caps >= 2 or (has_digit and part[0].isupper())
+    )
+
+
+def is_name_shape(text: str) -> bool:
+    """A token that looks like a coined name: camel case, capitals, letters with digits."""
+    if len(text) < 2 or not text[0].isalpha() or not _NAME_CHARS.match(text):
+        return False
+    if not any(c.isupper() for c in text):
+        return False
+    parts = re.split(r"[-–]", text)
+    if any(_strong_part(p) for p in parts):
+        return True
+    if len(parts) > 1 and parts[0][:1].isupper():
+        # Sora-2, GPT-4: a capitalised word and a version number
+        if any(p[:1].isdigit() for p in parts[1:]):
+            return True
+        # R-zero: a single capital followed by a hyphenated part
+        return len(parts[0]) == 1 and bool(parts[1])
+    return False
+
+
+def is_weak_name_shape(text: str) -> bool:
+    """Title-case hyphenated compounds (Video-Holmes, Chain-of-Glimpse): names only in context."""
+    parts = re.split(r"[-–]", text)
+    return (
+        bool(_NAME_CHARS.match(text))
+        and len(parts) > 1
+        and parts[0][:1].isupper()
+        and parts[-1][:1].isupper()
+    )
+
+
+def is_size(text: str) -> bool:
+    """A parameter count such as 7B or 0.6B."""
+    return bool(_SIZE.match(text))

@@ -1,0 +1,152 @@
+"""Decide Method / Model / Dataset / Benchmark / Metric for a span, and say why.
+
+Evidence in order of trust: the lexicon, a model family with a variant suffix, a head noun
+beside the name ("ReaGen-27k, a dataset"), the name's own suffix (-Bench, -QA, -27k),
+evaluation context ("on X and Y"), and the default, Method.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.cues import load_cues
+from kg.extract.shapes import is_size
+from kg.lexicon import default_lexicon
+from kg.model import EntityType
+
+_DATA_SIZE = re.compile(r"-\d+(\.\d+)?[kKM]$")
+_ARTICLES = {
+    "a",
+    "an",
+    "the",
+    "our",
+    "new",
+    "novel",
+    "simple",
+    "general",
+    "unified",
+    "large",
+    "scale",
+    "large-scale",
+    "lightweight",
+    "principled",
+    "efficient",
+    "first",
+    "two",
+    "three",
+    "training-free",
+    "plug-and-play",
+    "synthetic",
+    "curated",
+    "challenging",
+}
+_EVAL_WORDS = {
+    "benchmark",
+    "benchmarks",
+    "evaluate",
+    "evaluated",
+    "evaluation",
+    "experiments",
+    "accuracy",
+    "achieves",
+    "achieve",
+    "results",
+    "performance",
+    "outperforms",
+    "improves",
+    "state-of-the-art",
+    "gains",
+    "tasks",
+    "scores",
+}
+
+
+@lru_cache(maxsize=1)
+def _model_families() -> tuple[tuple[str, str], ...]:
+    labels = [
+        (label, c.key)
+        for c in default_lexicon()
+        if c.type is EntityType.MODEL
+        for label in c.labels
+    ]
+    return tuple(sorted(labels, key=lambda item: -len(item[0])))
+
+
+def model_family(name: str) -> str | None:
+    """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3)."""
+    variant_parts = load_cues().model_variant_parts
+    for label, key in _model_families():
+        if not name.startswith(label) or name == label:
+            continue
+        rest = name[len(label) :]
+        if rest[0] not in "-. " and not (label[-1].isalpha() and rest[0].isdigit()):
+            continue
+        parts = [p for p in re.split(r"[-. ]", rest) if p]
+        if parts and all(p[0].isdigit() or p.lower() in variant_parts or is_size(p) for p in parts):
+            return key
+    return None
+
+
+def _head_after(doc: Doc, span: Span) -> EntityType | None:
+    heads = load_cues().type_heads
+    i = span.end
+    if i < len(doc) and doc[i].lower_ in heads:
+        return heads[doc[i].lower_]
+    if i < len(doc) and doc[i].text in {",", "("}:
+        j = i + 1
+        while j < min(len(doc), i + 6) and doc[j].lower_ in _ARTICLES:
+            j += 1
+        if j < len(doc) and j > i + 1 and doc[j].lower_ in heads:
+            return heads[doc[j].lower_]
+        # "X, a dataset-construction framework": a compound head
+        if j + 1 < len(doc) and j > i + 1 and doc[j + 1].lower_ in heads:
+            return heads[doc[j + 1].lower_]
+    return None
+
+
+def _head_before(doc: Doc, span: Span) -> EntityType | None:
+    sent_start = span.sent.start
+    for j in range(span.start - 1, max(sent_start, span.start - 8) - 1, -1):
+        word = doc[j].lower_
+        if word in {"benchmark", "benchmarks"}:
+            return EntityType.BENCHMARK
+        if word in {"dataset", "datasets", "corpus", "corpora"}:
+            return EntityType.DATASET
+        if word in {".", ";", ":"} or word in load_cues().proposal_verbs:
+            break
+    return None
+
+
+def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
+    """The type of `span` and a short word on the evidence for it."""
+    cues = load_cues()
+    if span.kb_id_:
+        return EntityType(span.label_), "lexicon"
+    name = span.text
+    lower = name.lower()
+    if lower.startswith("pass@") or lower in cues.metric_words:
+        return EntityType.METRIC, "metric name"
+    if model_family(name):
+        return EntityType.MODEL, "model family"
+    head = _head_after(doc, span)
+    if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
+        return head, "head noun after"
+    if any(is_size(part) for part in re.split(r"[-_ ]", name)[1:]):
+        return EntityType.MODEL, "parameter count"
+    if _DATA_SIZE.search(name):
+        return EntityType.DATASET, "size suffix"
+    if lower.endswith(cues.benchmark_suffixes) or "-bench" in lower:
+        return EntityType.BENCHMARK, "name suffix"
+    before = _head_before(doc, span)
+    if before is not None:
+        return before, "head noun before"
+    if (
+        span.start > 0
+        and doc[span.start - 1].lower_ in {"on", "across"}
+        and any(t.lower_ in _EVAL_WORDS for t in span.sent)
+    ):
+        return EntityType.BENCHMARK, "evaluated on"
+    return EntityType.METHOD, "default"

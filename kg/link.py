@@ -1,0 +1,172 @@
+"""Linking: one `Entity` per real-world thing across papers, and every merge explained.
+
+Two names are one entity when they fold alike (MATH-500 = MATH500), when one is an acronym
+the other expands in some abstract (ReaTTS = Reflective Entropy-Aware Test-Time Scaling),
+or when both are labels of one lexicon concept. Folding keeps digits and suffixes, so
+MATH ≠ MATH500 and Qwen3 ≠ Qwen3-VL.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from kg.extract.typing_rules import model_family
+from kg.lexicon import Concept, default_lexicon
+from kg.model import (
+    Assertion,
+    Entity,
+    EntityRef,
+    EntityType,
+    Extraction,
+    KnowledgeGraph,
+    LinkedResult,
+    RelationType,
+)
+from kg.names import entity_key, fold
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def link(
+    extractions: Iterable[Extraction], lexicon: tuple[Concept, ...] | None = None
+) -> KnowledgeGraph:
+    """Merge the entities of all extractions into graph nodes and relations into assertions.
+
+    Args:
+        extractions: per-paper extraction records.
+        lexicon: known concepts (default: the bundled lexicon); a name that folds to one of
+            their labels takes that concept's identity.
+
+    Returns:
+        A `KnowledgeGraph` with papers, entities, assertions and results sorted by key.
+    """
+    extractions = list(extractions)
+    concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
+    label_to_concept = {fold(label): c.key for c in concepts.values() for label in c.labels}
+    uf = _UnionFind()
+    reasons: dict[str, set[str]] = defaultdict(set)
+
+    def name_key(name: str) -> str:
+        return label_to_concept.get(fold(name)) or entity_key(name)
+
+    for ex in extractions:
+        for e in ex.entities:
+            k = e.concept or name_key(e.name)
+            uf.find(k)
+            for alias in e.aliases:
+                ak = name_key(alias)
+                if ak != k:
+                    uf.union(k, ak)
+                    reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
+            for m in e.mentions:
+                if fold(m.text) != fold(e.name) and name_key(m.text) == k:
+                    reasons[k].add(f"{m.text!r} folds to {e.name!r}")
+
+    members: dict[str, list[tuple[str, object]]] = defaultdict(list)
+    local: dict[tuple[str, str], str] = {}  # (paper, name in paper) -> group root
+    for ex in extractions:
+        for e in ex.entities:
+            root = uf.find(e.concept or name_key(e.name))
+            members[root].append((ex.paper.id, e))
+            for n in (e.name, *e.aliases):
+                local[(ex.paper.id, n)] = root
+
+    final_key: dict[str, str] = {}
+    entities: list[Entity] = []
+    for root, items in members.items():
+        keys = {uf_key for uf_key, r in uf.parent.items() if uf.find(uf_key) == root}
+        concept = next((concepts[k] for k in sorted(keys) if k in concepts), None)
+        names = Counter(e.name for _, e in items)  # type: ignore[attr-defined]
+        if concept is not None:
+            name, key = concept.label, concept.key
+        else:
+            name = sorted(names, key=lambda n: (-names[n], -len(n), n))[0]
+            key = entity_key(name)
+        votes = Counter(e.type.value for _, e in items)  # type: ignore[attr-defined]
+        etype = (
+            concept.type
+            if concept is not None
+            else EntityType(sorted(votes, key=lambda t: (-votes[t], t))[0])
+        )
+        aliases = sorted({n for _, e in items for n in (e.name, *e.aliases)} - {name})  # type: ignore[attr-defined]
+        if concept is not None:
+            aliases = sorted(set(aliases) | (set(concept.alt_labels) & set(aliases)))
+        broader = (
+            concept.broader
+            if concept is not None
+            else (model_family(name) if etype is EntityType.MODEL else None)
+        )
+        refs = sorted(
+            (EntityRef(pid, m) for pid, e in items for m in e.mentions),  # type: ignore[attr-defined]
+            key=lambda r: (r.paper, r.mention.start),
+        )
+        why = sorted(set().union(*(reasons.get(k, set()) for k in keys)))
+        if concept is not None:
+            why.append(f"lexicon concept {concept.key} ({concept.label})")
+        final_key[root] = key
+        entities.append(
+            Entity(
+                key=key,
+                name=name,
+                type=etype,
+                aliases=tuple(aliases),
+                papers=tuple(sorted({pid for pid, _ in items})),
+                mentions=tuple(refs),
+                concept=concept.key if concept else None,
+                broader=broader,
+                type_votes=tuple(sorted(votes.items())),
+                merge_reasons=tuple(why),
+            )
+        )
+
+    assertions: set[Assertion] = set()
+    results: list[LinkedResult] = []
+    for ex in extractions:
+        pid = ex.paper.id
+
+        def resolve(name: str, pid: str = pid) -> str:
+            return final_key[local[(pid, name)]]
+
+        for r in ex.relations:
+            head = pid if r.relation is RelationType.PROPOSES else resolve(r.head)
+            assertions.add(
+                Assertion(head, r.relation, resolve(r.tail), pid, ex.sentences[r.sentence])
+            )
+        for res in ex.results:
+            results.append(
+                LinkedResult(
+                    paper=pid,
+                    subject=resolve(res.subject) if res.subject else None,
+                    metric=res.metric,
+                    value=res.value,
+                    unit=res.unit,
+                    benchmark=resolve(res.benchmark) if res.benchmark else None,
+                    sentence=ex.sentences[res.sentence],
+                    text=res.text,
+                )
+            )
+
+    return KnowledgeGraph(
+        papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
+        entities=tuple(sorted(entities, key=lambda e: e.key)),
+        assertions=tuple(sorted(assertions, key=lambda a: (a.paper, a.head, a.relation, a.tail))),
+        results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
+        extractions=tuple(extractions),
+        links=tuple(sorted((pid, name, final_key[root]) for (pid, name), root in local.items())),
+    )

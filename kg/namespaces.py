@@ -1,0 +1,81 @@
+"""Every IRI kg writes comes from here: the kg ontology and the id spaces of the data."""
+
+from __future__ import annotations
+
+from rdflib import Namespace, URIRef
+from rdflib.namespace import DefinedNamespace
+
+#: base of everything kg mints; the ontology is `BASE + "ontology#"`
+BASE = "https://w3id.org/kg-ml/"
+
+
+class KG(DefinedNamespace):
+    """The kg ontology (ontology/kg.ttl); a name not defined there fails at import."""
+
+    _NS = Namespace(BASE + "ontology#")
+    _fail = True
+
+    Paper: URIRef
+    Collection: URIRef
+    Entity: URIRef
+    Method: URIRef
+    Model: URIRef
+    Dataset: URIRef
+    Benchmark: URIRef
+    Task: URIRef
+    Metric: URIRef
+    Mention: URIRef
+    TextSpan: URIRef
+    Assertion: URIRef
+    Extractor: URIRef
+    Result: URIRef
+    venue: URIRef
+    sourceFile: URIRef
+    sourceLine: URIRef
+    variantOf: URIRef
+    mentions: URIRef
+    proposes: URIRef
+    uses: URIRef
+    evaluatedOn: URIRef
+    outperforms: URIRef
+    partOf: URIRef
+    text: URIRef
+    evidence: URIRef
+    resultOf: URIRef
+    onBenchmark: URIRef
+    metricName: URIRef
+    value: URIRef
+    unit: URIRef
+
+
+ONTOLOGY = URIRef(BASE + "ontology")
+OA = Namespace("http://www.w3.org/ns/oa#")
+MLS = Namespace("http://www.w3.org/ns/mls#")
+SCHEMA = Namespace("https://schema.org/")
+PAPER = Namespace(BASE + "id/paper/")
+ENTITY = Namespace(BASE + "id/entity/")
+COLLECTION = Namespace(BASE + "id/collection/")
+ASSERTION = Namespace(BASE + "id/assertion/")
+RESULT = Namespace(BASE + "id/result/")
+AGENT = Namespace(BASE + "id/agent/")
+
+#: prefixes bound in every graph kg writes and declared for every query
+PREFIXES: dict[str, str] = {
+    "kg": str(KG._NS),
+    "paper": str(PAPER),
+    "entity": str(ENTITY),
+    "collection": str(COLLECTION),
+    "assertion": str(ASSERTION),
+    "result": str(RESULT),
+    "agent": str(AGENT),
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "dcterms": "http://purl.org/dc/terms/",
+    "schema": str(SCHEMA),
+    "prov": "http://www.w3.org/ns/prov#",
+    "oa": str(OA),
+    "mls": str(MLS),
+}

@@ -1,0 +1,59 @@
+"""Shared fixtures: the seed files, one build of them, and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg.build import build
+from kg.extract import make_nlp
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+DATA = Path(__file__).resolve().parent / "data"
+#: CI sets this so that a test needing a system tool fails instead of skipping
+REQUIRE_TOOLS = os.environ.get("KG_REQUIRE_TOOLS") == "1"
+
+
+def need_tool(name: str) -> str:
+    """Path of a system tool, or skip (fail under KG_REQUIRE_TOOLS=1) when it is missing."""
+    path = shutil.which(name)
+    if path is None:
+        if REQUIRE_TOOLS:
+            pytest.fail(f"{name} is required (KG_REQUIRE_TOOLS=1) but not installed")
+        pytest.skip(f"{name} not installed")
+    return path
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    """The extraction pipeline, built once."""
+    return make_nlp()
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """exports/ of a build of seeds/ in a temporary directory (built once per session)."""
+    out = tmp_path_factory.mktemp("exports")
+    build([SEEDS], out)
+    return out
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    """A click runner that keeps stderr apart from stdout."""
+    return CliRunner()
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    """Write a test input file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path

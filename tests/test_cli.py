@@ -1,0 +1,182 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import SEEDS, write
+
+from kg.cli import main
+
+
+def snapshot(directory):
+    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory):
+    from click.testing import CliRunner
+
+    out = tmp_path_factory.mktemp("cli") / "exports"
+    result = CliRunner().invoke(main, ["build", str(SEEDS), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out, result
+
+
+def test_build_prints_a_summary(exports):
+    out, result = exports
+    assert "papers:    38" in result.stdout
+    assert "entities:" in result.stdout and "Benchmark" in result.stdout
+    assert "wrote:" in result.stdout and "kg.ttl" in result.stdout
+    assert {"kg.ttl", "kg.graphml", "extractions.jsonl", "index.html"} <= {
+        p.name for p in out.iterdir()
+    }
+
+
+def test_build_twice_is_byte_identical(exports, runner, tmp_path):
+    out, _ = exports
+    again = tmp_path / "again"
+    assert runner.invoke(main, ["build", str(SEEDS), "-o", str(again), "-q"]).exit_code == 0
+    assert snapshot(again) == snapshot(out)
+
+
+def test_build_defaults_to_seeds_and_exports(runner, tmp_path, monkeypatch):
+    (tmp_path / "seeds").mkdir()
+    write(tmp_path / "seeds" / "s.txt", "ICML 2026 Papers\n\nWe propose FooNet on MATH500.\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["build", "-q"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "exports" / "kg.ttl").is_file()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("missing.txt", None, "missing.txt: no such file or directory"),
+        ("empty.txt", b"", "empty.txt: empty file"),
+        (
+            "latin1.txt",
+            b"ICML 2026 Papers\n\ncaf\xe9 abstract\n",
+            "latin1.txt:3: byte 0xe9 at column 4 is not UTF-8",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_exports_untouched(
+    exports, runner, tmp_path, name, content, message
+):
+    out, _ = exports
+    before = snapshot(out)
+    path = tmp_path / name
+    if content is not None:
+        write(path, content)
+    result = runner.invoke(main, ["build", str(path), "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert result.stderr.startswith("Error: ")
+    assert "Traceback" not in result.stderr
+    assert snapshot(out) == before
+
+
+def test_unwritable_exports_give_exit_2(runner, tmp_path):
+    blocker = write(tmp_path / "file", "not a directory")
+    result = runner.invoke(main, ["build", str(SEEDS), "--out", str(blocker / "sub")])
+    assert result.exit_code == 2
+    assert "cannot write the exports" in result.stderr
+
+
+MATH500 = (
+    "SELECT DISTINCT ?paper WHERE { ?paper a kg:Paper ; kg:evaluatedOn entity:math500 } "
+    "ORDER BY ?paper"
+)
+
+
+def test_query_which_papers_evaluate_on_math500(exports, runner):
+    out, _ = exports
+    result = runner.invoke(main, ["query", MATH500, str(out), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    found = {
+        b["paper"]["value"].rsplit("/", 1)[1]
+        for b in json.loads(result.stdout)["results"]["bindings"]
+    }
+    # the abstracts that report a figure on MATH500 / MATH-500
+    records = [json.loads(line) for line in (out / "extractions.jsonl").open()]
+    stated = {
+        r["paper"]
+        for r in records
+        if "MATH500" in r["text"].replace("-", "") and "we " in r["text"].lower()
+    }
+    assert found == stated and len(found) == 2
+
+
+def test_query_formats_and_rq_file(exports, runner, tmp_path):
+    out, _ = exports
+    rq = write(tmp_path / "q.rq", MATH500)
+    table = runner.invoke(main, ["query", str(rq), str(out)])
+    assert table.exit_code == 0 and "paper:" in table.stdout and "(2 rows)" in table.stdout
+    csv = runner.invoke(main, ["query", MATH500, str(out), "-f", "csv"])
+    assert csv.stdout.splitlines()[0] == "paper" and len(csv.stdout.splitlines()) == 3
+    tsv = runner.invoke(main, ["query", MATH500, str(out), "-f", "tsv"])
+    assert len(tsv.stdout.splitlines()) == 3
+
+
+def test_ask_answers_with_exit_code(exports, runner):
+    out, _ = exports
+    yes = runner.invoke(main, ["query", "ASK { ?p kg:evaluatedOn entity:math500 }", str(out)])
+    no = runner.invoke(main, ["query", "ASK { ?p kg:evaluatedOn entity:nosuch }", str(out)])
+    assert (yes.exit_code, yes.stdout) == (0, "yes\n")
+    assert (no.exit_code, no.stdout) == (1, "no\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["SELECT ?x WHERE { ?x ?y }"], "SPARQL syntax error at line 1, column"),
+        (
+            ["SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }"],
+            "SERVICE clauses are not allowed",
+        ),
+        (["missing.rq"], "no such query file"),
+    ],
+)
+def test_query_errors_exit_2_without_traceback(exports, runner, args, message):
+    out, _ = exports
+    result = runner.invoke(main, ["query", *args, str(out)])
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_query_without_exports_says_build_first(runner, tmp_path):
+    result = runner.invoke(main, ["query", MATH500, str(tmp_path / "nothing")])
+    assert result.exit_code == 2 and "run `kg build` first" in result.stderr
+
+
+def test_stats(exports, runner, tmp_path):
+    out, _ = exports
+    result = runner.invoke(main, ["stats", str(out), "--top", "3"])
+    assert result.exit_code == 0
+    assert "papers: 38" in result.stdout and "most mentioned entities" in result.stdout
+    missing = runner.invoke(main, ["stats", str(tmp_path)])
+    assert missing.exit_code == 2 and "kg.graphml: no such file" in missing.stderr
+
+
+def test_extract_prints_scorer_records(runner, tmp_path):
+    path = write(tmp_path / "a.txt", "ICML 2026 Papers\n\nWe propose FooNet on MATH500.\n")
+    result = runner.invoke(main, ["extract", str(path)])
+    assert result.exit_code == 0
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert {e["name"] for e in record["entities"]} == {"FooNet", "MATH500"}
+    bad = runner.invoke(main, ["extract", str(tmp_path / "none.txt")])
+    assert bad.exit_code == 2 and "no such file" in bad.stderr
+
+
+def test_every_command_has_help_with_an_example(runner):
+    assert runner.invoke(main, ["--help"]).exit_code == 0
+    for name, command in main.commands.items():
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert command.help and "Example" in command.help, name
+
+
+def test_usage_error_is_exit_2(runner):
+    result = runner.invoke(main, ["query", "--format", "xml", "SELECT * {}"])
+    assert result.exit_code == 2

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import DATA, ROOT
+
+from kg.errors import ExportError
+from kg.export import write_files
+
+
+def test_write_files_replaces_all_files(tmp_path):
+    write_files(tmp_path, {"a.txt": "one", "lib/b.js": b"two"})
+    assert (tmp_path / "a.txt").read_text() == "one"
+    assert (tmp_path / "lib" / "b.js").read_bytes() == b"two"
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_failed_write_leaves_previous_files_intact(tmp_path, monkeypatch):
+    write_files(tmp_path, {"a.txt": "old a", "b.txt": "old b"})
+    calls = []
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 2:  # the disk fills while writing the second file
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(ExportError, match="No space left on device"):
+        write_files(tmp_path, {"a.txt": "new a", "b.txt": "new b"})
+    assert (tmp_path / "a.txt").read_text() == "old a"
+    assert (tmp_path / "b.txt").read_text() == "old b"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_extractions_score_on_dev_gold(built):
+    """The seed build scored with the gold scorer: a regression floor for extraction."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(DATA / "score.py"),
+            str(DATA / "dev.jsonl"),
+            str(built / "extractions.jsonl"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(done.stdout)
+    assert figures["unmatched_abstracts"] == 0
+    assert figures["strict"]["f1"] >= 0.90
+    assert figures["relation"]["f1"] >= 0.70
+
+
+def test_extraction_records_carry_offsets(built):
+    records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
+    assert len(records) == 38
+    for record in records:
+        assert {"paper", "source", "line", "text", "entities", "relations"} <= set(record)
+        for entity in record["entities"]:
+            assert entity["entity"]
+            for m in entity["mentions"]:
+                assert record["text"][m["start"] : m["end"]] == m["text"]
+
+
+def test_committed_exports_are_what_the_code_builds(built):
+    """exports/ in the repository must be regenerated (`kg build`) when the output changes."""
+    committed = ROOT / "exports"
+    names = sorted(str(p.relative_to(built)) for p in built.rglob("*") if p.is_file())
+    for name in names:
+        assert (committed / name).is_file(), f"exports/{name} is not committed"
+        assert (committed / name).read_bytes() == (built / name).read_bytes(), (
+            f"exports/{name} differs from a fresh build: run `kg build` and commit"
+        )

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SEEDS, write
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg.errors import InputError
+from kg.ingest import paper_id, parse_heading, read_file, read_inputs
+
+
+def test_headings_give_venue_and_year_in_both_languages():
+    assert parse_heading("ICML 2026 Papers") == ("ICML", 2026)
+    assert parse_heading("ICML 2026 论文列表") == ("ICML", 2026)
+    assert parse_heading("NeurIPS 2023 accepted papers") == ("NeurIPS", 2023)
+    assert parse_heading("my reading list") == (None, None)
+
+
+def test_seed_files_give_19_papers_each_with_heading_metadata():
+    for path in sorted(SEEDS.glob("*.txt")):
+        papers = read_file(path)
+        assert len(papers) == 19
+        assert {(p.venue, p.year) for p in papers} == {("ICML", 2026)}
+        assert [p.index for p in papers] == list(range(1, 20))
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert all(lines[p.line - 1].strip() == p.text for p in papers)
+
+
+def test_paper_id_depends_on_content_only():
+    assert paper_id("An abstract.") == paper_id("  An   abstract. ")
+    assert paper_id("An abstract.") != paper_id("Another abstract.")
+    assert len(paper_id("x")) == 16
+
+
+def test_same_abstract_in_two_files_is_one_paper(tmp_path):
+    a = write(tmp_path / "a.txt", "ICML 2026 Papers\n\nWe propose FooNet.\n")
+    b = write(tmp_path / "b.txt", "Another list\n\nWe propose FooNet.\nWe study BarBench.\n")
+    papers = read_inputs([a, b])
+    assert [p.text for p in papers] == ["We propose FooNet.", "We study BarBench."]
+    assert papers[0].source == "a.txt"
+
+
+def test_crlf_and_bom_are_read(tmp_path):
+    path = write(
+        tmp_path / "x.txt", "\ufeffICML 2026 Papers\r\n\r\nWe propose FooNet.\r\n".encode()
+    )
+    (paper,) = read_file(path)
+    assert paper.text == "We propose FooNet." and paper.venue == "ICML" and paper.line == 3
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty file"),
+        (b"\n  \n\n", "empty file"),
+        (b"ICML 2026 Papers\n", "only a heading"),
+        (
+            b"ICML 2026 Papers\n\nGood line.\nbad \xff byte\n",
+            ":4: byte 0xff at column 5 is not UTF-8",
+        ),
+        (b"ICML 2026 Papers\n\nA\x00B\n", ":3: contains a NUL byte"),
+    ],
+)
+def test_bad_files_name_the_file_and_line(tmp_path, content, message):
+    path = write(tmp_path / "bad.txt", content)
+    with pytest.raises(InputError) as info:
+        read_file(path)
+    assert str(path) in str(info.value)
+    assert message in str(info.value)
+
+
+def test_missing_path_and_empty_directory(tmp_path):
+    with pytest.raises(InputError, match="no such file or directory"):
+        read_inputs([tmp_path / "missing.txt"])
+    with pytest.raises(InputError, match="holds no input files"):
+        read_inputs([tmp_path])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.text(min_size=1, max_size=80).filter(lambda s: "\x00" not in s), min_size=1, max_size=6
+    )
+)
+def test_any_utf8_text_reads_without_crash_and_keeps_lines(lines):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "random.txt"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        try:
+            papers = read_file(path)
+        except InputError as error:
+            assert str(path) in str(error)
+            return
+        raw = path.read_text(encoding="utf-8").removeprefix("\ufeff").splitlines()
+        for paper in papers:
+            assert raw[paper.line - 1].strip() == paper.text

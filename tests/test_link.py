@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from kg.extract import extract
+from kg.link import link
+from kg.model import EntityType, Paper
+
+
+def graph_of(nlp, *texts: str):
+    papers = [
+        Paper(id=f"p{i}", text=t, source="t.txt", line=i, index=i) for i, t in enumerate(texts, 1)
+    ]
+    return link(extract(papers, nlp))
+
+
+def keys_by_name(kg) -> dict[str, str]:
+    return {n: e.key for e in kg.entities for n in (e.name, *e.aliases)}
+
+
+def test_spelling_variants_are_one_entity(nlp):
+    kg = graph_of(
+        nlp,
+        "We evaluate on MATH-500 and NExT-QA.",
+        "Results on MATH500 and NExTQA.",
+        "Scores on AIME'24 rise.",
+        "Scores on AIME’24 fall.",
+    )
+    keys = keys_by_name(kg)
+    assert keys["MATH-500"] == keys["MATH500"] == "math500"
+    assert keys["NExT-QA"] == keys["NExTQA"]
+    assert keys["AIME'24"] == keys["AIME’24"]
+    math500 = next(e for e in kg.entities if e.key == "math500")
+    assert math500.papers == ("p1", "p2")
+
+
+def test_look_alikes_stay_apart(nlp):
+    kg = graph_of(
+        nlp,
+        "We evaluate on MATH and MATH500.",
+        "We use Qwen3 and Qwen3-VL.",
+        "Unlike RLHF, we use GRPO.",
+    )
+    keys = keys_by_name(kg)
+    assert keys["MATH"] != keys["MATH500"]
+    assert keys["Qwen3"] != keys["Qwen3-VL"]
+
+
+def test_acronym_in_one_paper_links_expansion_in_another(nlp):
+    kg = graph_of(
+        nlp, "We propose Visual Gradient Steering (VGS).", "We compare against VGS on MATH500."
+    )
+    keys = keys_by_name(kg)
+    assert keys["VGS"] == keys["Visual Gradient Steering"] == "visualgradientsteering"
+    (vgs,) = [e for e in kg.entities if e.key == "visualgradientsteering"]
+    assert vgs.papers == ("p1", "p2")
+    assert any("alias" in reason for reason in vgs.merge_reasons)
+
+
+def test_lexicon_identity_and_model_family(nlp):
+    kg = graph_of(nlp, "We fine-tune Qwen2.5-Math-7B-Instruct with GRPO.")
+    by_key = {e.key: e for e in kg.entities}
+    assert by_key["grpo"].concept == "grpo"
+    model = by_key["qwen25math7binstruct"]
+    assert model.type is EntityType.MODEL and model.broader == "qwen25math"
+
+
+def test_links_are_deterministic(nlp):
+    texts = ("We propose FooNet on MATH500.", "FooNet beats GRPO on GSM8K.")
+    assert graph_of(nlp, *texts) == graph_of(nlp, *texts)
