@@ -179,3 +179,36 @@ def extract(inputs: tuple[Path, ...]) -> None:
     from kg.link import link
 
     click.echo(extractions_jsonl(link(run_extract(read_inputs(inputs)))), nl=False)
+
+
+@main.command(name="eval")
+@click.argument("gold", type=click.Path(path_type=Path))
+@click.argument("predicted", required=False, type=click.Path(path_type=Path))
+@click.option("--verbose", is_flag=True, help="List every error, abstract by abstract.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@_handle_errors
+def evaluate(gold: Path, predicted: Path | None, verbose: bool, as_json: bool) -> None:
+    """Score extractions against a GOLD file (precision, recall, F1 by type).
+
+    PREDICTED is a JSON Lines file such as exports/extractions.jsonl; without it, kg
+    extracts the gold file's abstracts afresh. Scoring follows the annotation guideline
+    (../shared/gold/GUIDELINE.md): strict (type must match), lenient (Dataset and
+    Benchmark are one type), name only, per type, proposed and relations.
+
+    \b
+    Examples:
+      kg eval ../shared/gold/dev.jsonl exports/extractions.jsonl --verbose
+      kg eval ../shared/gold/gsap_abstracts.jsonl
+    """
+    import json
+
+    from kg.evaluate import evaluate as run_eval
+    from kg.evaluate import extract_gold_texts, format_report, load_jsonl
+
+    gold_records = load_jsonl(gold)
+    records = load_jsonl(predicted) if predicted else extract_gold_texts(gold_records)
+    report = run_eval(gold_records, records)
+    if as_json:
+        click.echo(json.dumps(report.as_json(), indent=2))
+    else:
+        click.echo(format_report(report, verbose=verbose), nl=False)

@@ -60,7 +60,9 @@ def test_lexicon_identity_and_model_family(nlp):
     by_key = {e.key: e for e in kg.entities}
     assert by_key["grpo"].concept == "grpo"
     model = by_key["qwen25math7binstruct"]
-    assert model.type is EntityType.MODEL and model.broader == "qwen25math"
+    assert (
+        model.type is EntityType.MODEL and model.broader == "qwen25math7b"
+    )  # whose family is Qwen2.5-Math
 
 
 def test_links_are_deterministic(nlp):

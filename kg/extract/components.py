@@ -11,7 +11,7 @@ from pathlib import Path
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
 
 from kg.extract.abbreviations import find_abbreviations
@@ -19,6 +19,7 @@ from kg.extract.cues import load_cues
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
 from kg.extract.typing_rules import decide_type
 from kg.lexicon import Concept, default_lexicon, load_lexicon
+from kg.model import EntityType
 from kg.names import fold
 
 ABBREVIATIONS = "kg_abbreviations"
@@ -171,25 +172,57 @@ class EntityResolver:
         return doc
 
 
+def _separator_only(doc: Doc, start: int, end: int) -> bool:
+    """Only list separators (and parenthetical asides) between two names."""
+    depth = 0
+    for token in doc[start:end]:
+        if token.text == "(":
+            depth += 1
+        elif token.text == ")":
+            depth -= 1
+        elif depth == 0 and token.text not in {",", "and", "or", "&", "the"}:
+            return False
+    return depth == 0
+
+
+def _after_list(doc: Doc, end: int) -> Token | None:
+    """The token after a list, past a closing parenthetical: "X (10.8) and Y (66.5%) datasets"."""
+    i = end
+    if i < len(doc) and doc[i].text == "(":
+        while i < len(doc) and doc[i].text != ")":
+            i += 1
+        i += 1
+    return doc[i] if i < len(doc) else None
+
+
 def _propagate_in_lists(doc: Doc, typed: list) -> list[str]:
-    """In "on NExTQA, Video-Holmes and VRBench", a name typed by default takes its siblings'
-    type when they agree on Benchmark or Dataset."""
+    """In "on NExTQA, Video-Holmes and VRBench", a name typed by default takes the type its
+    siblings agree on (Benchmark or Dataset), or the head noun that closes the list."""
+    heads = load_cues().type_heads
     labels = [t.value for _, t, _ in typed]
     groups: list[list[int]] = []
     for i, (span, _, _) in enumerate(typed):
-        if i and groups:
-            prev = typed[i - 1][0]
-            between = doc[prev.end : span.start]
-            if prev.sent == span.sent and all(t.text in {",", "and", "or", "&"} for t in between):
+        if groups:
+            prev = typed[groups[-1][-1]][0]
+            if prev.sent == span.sent and _separator_only(doc, prev.end, span.start):
                 groups[-1].append(i)
                 continue
         groups.append([i])
     for group in groups:
+        weak = [i for i in group if typed[i][2] == "default"]
+        if not weak:
+            continue
+        closing = _after_list(doc, typed[group[-1]][0].end)
+        head = heads.get(closing.lower_) if closing is not None else None
         strong = {labels[i] for i in group if typed[i][2] != "default"}
-        if len(strong) == 1 and strong <= {"Benchmark", "Dataset"}:
-            for i in group:
-                if typed[i][2] == "default":
-                    labels[i] = next(iter(strong))
+        if head in (EntityType.BENCHMARK, EntityType.DATASET):
+            chosen = head.value
+        elif len(strong) == 1 and strong <= {"Benchmark", "Dataset"}:
+            chosen = next(iter(strong))
+        else:
+            continue
+        for i in weak:
+            labels[i] = chosen
     return labels
 
 

@@ -90,6 +90,35 @@ def model_family(name: str) -> str | None:
     return None
 
 
+def family_suffix(name: str) -> str | None:
+    """The model family a coined name ends with: BioBERT, KLUE-RoBERTa, NAS-BERT → BERT/RoBERTa."""
+    for label, key in _model_families():
+        if len(label) < 3 or label.islower() or name == label:
+            continue
+        stem = re.sub(r"(v\d+(\.\d+)?|-\d+(\.\d+)?)$", "", name)
+        if (
+            stem.endswith(label)
+            and stem != label
+            and (stem[-len(label) - 1] in "-_ " or stem[: -len(label)].isalpha())
+        ):
+            return key
+    return None
+
+
+_NAMING = {",", "called", "dubbed", "named", "termed", "coined", "namely", "(", "as"}
+
+
+def _head_naming(doc: Doc, span: Span) -> EntityType | None:
+    """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it."""
+    heads = load_cues().type_heads
+    j = span.start - 1
+    while j >= span.sent.start and doc[j].lower_ in _NAMING:
+        j -= 1
+    if j >= span.sent.start and j < span.start - 1 and doc[j].lower_ in heads:
+        return heads[doc[j].lower_]
+    return None
+
+
 def _head_after(doc: Doc, span: Span) -> EntityType | None:
     heads = load_cues().type_heads
     i = span.end
@@ -131,7 +160,9 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return EntityType.METRIC, "metric name"
     if model_family(name):
         return EntityType.MODEL, "model family"
-    head = _head_after(doc, span)
+    if family_suffix(name):
+        return EntityType.MODEL, "model family suffix"
+    head = _head_after(doc, span) or _head_naming(doc, span)
     if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
         return head, "head noun after"
     if any(is_size(part) for part in re.split(r"[-_ ]", name)[1:]):
@@ -140,6 +171,8 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return EntityType.DATASET, "size suffix"
     if lower.endswith(cues.benchmark_suffixes) or "-bench" in lower:
         return EntityType.BENCHMARK, "name suffix"
+    if span.end < len(doc) and doc[span.end].lower_ in cues.metric_words | {"denotation"}:
+        return EntityType.BENCHMARK, "metric after"
     before = _head_before(doc, span)
     if before is not None:
         return before, "head noun before"
