@@ -110,3 +110,119 @@ def test_any_text_gives_grounded_offsets(nlp, text):
             assert text[m.start : m.end] == m.text
             s = ex.sentences[m.sentence]
             assert s.start <= m.start and m.end <= s.end
+
+
+def test_markup_is_blanked_without_moving_offsets():
+    from kg.extract.markup import blank_markup
+
+    text = r"We introduce \textbf{LINGUA}, reaching 82.4\% on <b>NExT-QA</b> at $128\times$."
+    clean = blank_markup(text)
+    assert len(clean) == len(text)
+    assert clean.index("LINGUA") == text.index("LINGUA")
+    assert "\\" not in clean and "<b>" not in clean and "$" not in clean
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(max_size=200))
+def test_blanking_keeps_length_and_only_adds_spaces(text):
+    from kg.extract.markup import blank_markup
+
+    clean = blank_markup(text)
+    assert len(clean) == len(text)
+    assert all(a == b or b == " " for a, b in zip(text, clean, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        (
+            "In this work, we introduce derivation graphs, which represent rules.",
+            "derivation graphs",
+            EntityType.METHOD,
+        ),  # proposal phrase
+        (
+            "To address this, we introduce **E-commerce Video Ads Benchmark**, which is new.",
+            "E-commerce Video Ads Benchmark",
+            EntityType.BENCHMARK,
+        ),  # emphasis + own head noun
+        (r"We introduce \textbf{LINGUA}, a memory-based agent.", "LINGUA", EntityType.METHOD),
+        (
+            "We propose a novel time-series grounded policy optimization (TimerPO) for it.",
+            "time-series grounded policy optimization",
+            EntityType.METHOD,
+        ),  # coined acronym
+        (
+            "To bridge this, we introduce **3ViewSense**, a framework.",
+            "3ViewSense",
+            EntityType.METHOD,
+        ),  # a name may start with a digit
+    ],
+)
+def test_proposed_names_beyond_shapes(nlp, text, name, etype):
+    found = entities(nlp, text)
+    assert name in found, found
+    assert found[name].type is etype and found[name].proposed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Time series forecasting (TSF) is hard and TSF models fail.",  # generic expansion
+        "Diffusion LMs (DLMs) and DAGs are common.",  # plural acronyms name classes
+        "A PC-inspired procedure and LLM-based agents.",  # adjectives built on names
+        "Code is at https://github.com/AlphaLab-USTC/RRTokenIntervention.",  # a URL
+        r"\textbf{L}anguage-based \textbf{IN}ference over $(L+1)$-layer models.",
+        "E-commerce videos are rendered in YAML files.",
+    ],
+)
+def test_generic_words_are_not_entities(nlp, text):
+    assert entities(nlp, text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        ("We pre-train BioBERT on abstracts.", "BioBERT", EntityType.MODEL),  # lexicon
+        ("We train KLUE-RoBERTa on news.", "KLUE-RoBERTa", EntityType.MODEL),  # family suffix
+        ("Our model, dubbed FooLM, is small.", "FooLM", EntityType.MODEL),  # naming head
+        (
+            "We reach 10.8 on FooText (ppl) and BarText (66.5%) datasets.",
+            "BarText",
+            EntityType.DATASET,
+        ),  # the head noun that closes a list
+        (
+            "It improves the FooTables denotation accuracy to 57.5%.",
+            "FooTables",
+            EntityType.BENCHMARK,
+        ),  # a metric after the name
+        ("It reaches 42.3% Acc@GQA on NExT-GQA.", "Acc@GQA", EntityType.METRIC),
+    ],
+)
+def test_typing_from_context(nlp, text, name, etype):
+    found = entities(nlp, text)
+    assert name in found, found
+    assert found[name].type is etype
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            r"We propose FooNet. On MATH500, FooNet attains 80.6\% exact-match accuracy with it.",
+            [("FooNet", "exact-match accuracy", "80.6", "MATH500")],
+        ),
+        (
+            "We propose FooNet. It reaches 48.3% scenario pass rate.",
+            [("FooNet", "scenario pass rate", "48.3", None)],
+        ),
+        ("We propose FooNet, with gains of up to +12.2% on MATH500.", []),  # a difference
+        ("We propose FooNet, robust on OxfordPets at a 75% noise rate.", []),  # a setting
+        (
+            "Even GPT-4o reaches only 30% accuracy on GSM8K.",
+            [("GPT-4o", "accuracy", "30", "GSM8K")],
+        ),  # no proposal: the system named
+    ],
+)
+def test_results(nlp, text, expected):
+    (ex,) = extract([paper(text)], nlp)
+    assert [(r.subject, r.metric, str(r.value), r.benchmark) for r in ex.results] == expected

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 
 from spacy.language import Language
 
+from kg.extract.markup import blank_markup
 from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp
 from kg.extract.records import doc_to_extraction
 from kg.model import Extraction, Paper
@@ -34,7 +35,7 @@ def extract(
     nlp = nlp or make_nlp()
     papers = list(papers)
     out = []
-    docs = nlp.pipe((p.text for p in papers), batch_size=batch_size)
+    docs = nlp.pipe((blank_markup(p.text) for p in papers), batch_size=batch_size)
     for done, (paper, doc) in enumerate(zip(papers, docs, strict=True), 1):
         out.append(doc_to_extraction(doc, paper))
         if on_progress is not None:

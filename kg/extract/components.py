@@ -7,6 +7,7 @@ inspected on its own.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from spacy.language import Language
@@ -21,6 +22,8 @@ from kg.extract.typing_rules import decide_type
 from kg.lexicon import Concept, default_lexicon, load_lexicon
 from kg.model import EntityType
 from kg.names import fold
+
+_URL = re.compile(r"(https?://|www\.)\S+")
 
 ABBREVIATIONS = "kg_abbreviations"
 LEXICON = "kg_lexicon"
@@ -85,44 +88,142 @@ class LexiconMatcher:
 @Language.factory("kg_candidates")
 def make_candidates(nlp: Language, name: str) -> CandidateFinder:
     """Coined names by shape and context into `doc.spans["kg_candidates"]`."""
-    return CandidateFinder()
+    return CandidateFinder(frozenset(nlp.Defaults.stop_words))
 
 
 class CandidateFinder:
     """Tokens shaped like names (ReaForest, GRPO, Sora-2), acronym long forms, list members."""
 
-    def __init__(self) -> None:
+    def __init__(self, stop_words: frozenset[str] = frozenset()) -> None:
         self.cues = load_cues()
+        self.stop_words = stop_words
 
     def _generic(self, text: str) -> bool:
-        return text.lower() in self.cues.generic_terms or text.lower().rstrip("s") in (
-            self.cues.generic_terms
-        )
+        lower = re.sub(r"['’]s$", "", text.lower())
+        if lower in self.cues.generic_terms or lower.rstrip("s") in self.cues.generic_terms:
+            return True
+        parts = re.split(r"[-–]", lower)
+        # "PC-inspired", "LLM-based": an adjective built on a name, not a name
+        if len(parts) > 1 and parts[-1] in self.cues.adjective_suffixes:
+            return True
+        if text.isupper() and lower in self.stop_words:
+            return True  # "IN", "ON": a shouted function word
+        if re.fullmatch(r"[A-Z]{2,6}s", text):
+            return True  # "DLMs", "DAGs": a plural acronym names a class of things
+        return bool(re.fullmatch(r"[a-z]-\d+", lower))  # "L-1": an index, not a name
 
     def __call__(self, doc: Doc) -> Doc:
         spans: list[Span] = []
+        rejected: set[str] = set()
         for start, end, short_i in doc._.abbreviations:
             long, short = doc[start:end], doc[short_i]
-            if self._generic(short.text) or not self._named_long_form(long):
+            if self._generic(short.text) or not (
+                self._named_long_form(long) or self._coined(doc, long, short.text)
+            ):
+                rejected.add(short.text)  # "Time series forecasting (TSF)": TSF is no name
                 continue
             spans.append(Span(doc, start, end, label="LONG"))
             spans.append(Span(doc, short_i, short_i + 1, label="SHORT"))
-        strong = {t.i for t in doc if is_name_shape(t.text) and not self._generic(t.text)}
+        strong = {
+            t.i
+            for t in doc
+            if is_name_shape(t.text) and not self._generic(t.text) and t.text not in rejected
+        }
         for i in sorted(strong):
             spans.append(Span(doc, i, i + 1, label="SHAPE"))
+        spans.extend(self._proposal_phrases(doc))
+        spans.extend(self._emphasised(doc))
         for token in doc:
             if token.i in strong or not is_weak_name_shape(token.text):
                 continue
             if self._in_list_with(doc, token.i, strong) or self._before_head(doc, token.i):
                 spans.append(Span(doc, token.i, token.i + 1, label="LIST"))
-        doc.spans[CANDIDATES] = spans
+        urls = [m.span() for m in _URL.finditer(doc.text)]
+        doc.spans[CANDIDATES] = [
+            s for s in spans if not any(a < s.end_char and s.start_char < b for a, b in urls)
+        ]
         return doc
 
+    def _emphasised(self, doc: Doc) -> list[Span]:
+        """ "we introduce **E-commerce Video Ads Benchmark**": a bold name after a verb."""
+        out = []
+        marks = [t.i for t in doc if t.text.startswith("**")]
+        for open_, close in zip(marks[::2], marks[1::2], strict=False):
+            inner = doc[open_ + 1 : close]
+            cut = next((t.i for t in inner if t.text == "("), None)
+            if cut is not None:
+                inner = doc[inner.start : cut]
+            if not 0 < len(inner) <= 8 or not inner[0].text[:1].isalnum():
+                continue
+            before = doc[open_ - 1].lower_ if open_ > 0 else ""
+            if before in {"a", "an", "the", "our"} or not any(c.isupper() for c in inner.text):
+                continue
+            out.append(Span(doc, inner.start, inner.end, label="EMPHASIS"))
+        return out
+
+    def _proposal_phrases(self, doc: Doc) -> list[Span]:
+        """ "we introduce derivation graphs, which ...": the short noun phrase a proposal
+        verb introduces, when no determiner says it is a description ("a new method")."""
+        out = []
+        for token in doc[:-1]:
+            if token.lower_ not in self.cues.proposal_verbs or token.i == 0:
+                continue
+            if doc[token.i - 1].lower_ not in {"we", "also", "further", "then", "first"}:
+                continue
+            start = token.i + 1
+            while start < len(doc) and doc[start].text.startswith("*"):
+                start += 1
+            end = start
+            while (
+                end < len(doc) and end - start < 6 and (doc[end].is_alpha or "-" in doc[end].text)
+            ):
+                if doc[end].lower_ in {
+                    "which",
+                    "that",
+                    "to",
+                    "for",
+                    "with",
+                    "and",
+                    "as",
+                    "by",
+                    "in",
+                    "on",
+                    "of",
+                    "from",
+                    "where",
+                    "whose",
+                    "based",
+                }:
+                    break
+                end += 1
+            if end == start or doc[start].lower_ in self.cues.proposal_np_stop:
+                continue
+            if doc[start].is_lower and doc[start].lower_.endswith("ing") and end - start > 1:
+                continue  # "we propose using X": a verb phrase
+            stop = doc[end].text if end < len(doc) else "."
+            if stop not in {",", ".", "(", "which", "that", ";", ":", "—", "to", "for"}:
+                continue
+            if end - start == 1 and doc[start].is_lower:
+                continue  # a single common word is no name
+            out.append(Span(doc, start, end, label="PROPOSAL"))
+        return out
+
+    def _coined(self, doc: Doc, long: Span, short: str) -> bool:
+        """A lower-case expansion still names a new thing when its acronym is coined
+        (TimerPO) or the paper introduces it ("a novel ... (X)")."""
+        if not short.isupper() and any(c.islower() for c in short[1:]):
+            return True
+        before = {t.lower_ for t in doc[max(0, long.start - 3) : long.start]}
+        return bool(
+            before & ({"novel", "new", "our", "called", "termed"} | self.cues.proposal_verbs)
+        )
+
     def _named_long_form(self, long: Span) -> bool:
-        words = [t for t in long if t.is_alpha or "-" in t.text]
-        capitals = sum(1 for t in words if t.text[:1].isupper())
-        if capitals < max(1, len(words) // 2):
-            return False  # "reinforcement learning (RL)": a generic term, not a name
+        small = {"of", "for", "and", "the", "with", "in", "on", "to", "a", "via", "from", "by"}
+        words = [t for t in long if (t.is_alpha or "-" in t.text) and t.lower_ not in small]
+        if not words or any(not t.text[:1].isupper() for t in words):
+            # "reinforcement learning (RL)", "Time series forecasting (TSF)": a generic term
+            return False
         # "Large Language Models (LLMs)": a class of things, not one thing
         return not (
             long[-1].text.endswith("s")
@@ -180,7 +281,7 @@ def _separator_only(doc: Doc, start: int, end: int) -> bool:
             depth += 1
         elif token.text == ")":
             depth -= 1
-        elif depth == 0 and token.text not in {",", "and", "or", "&", "the"}:
+        elif depth == 0 and not token.is_space and token.text not in {",", "and", "or", "&", "the"}:
             return False
     return depth == 0
 

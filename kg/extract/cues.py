@@ -25,6 +25,10 @@ class Cues:
     dataset_suffixes: tuple[str, ...]
     model_variant_parts: frozenset[str]
     metric_words: frozenset[str]
+    adjective_suffixes: frozenset[str]
+    method_use_cues: frozenset[str]
+    proposal_np_stop: frozenset[str]
+    result_skip_cues: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -44,4 +48,8 @@ def load_cues() -> Cues:
         dataset_suffixes=tuple(raw["dataset_suffixes"]),
         model_variant_parts=frozenset(raw["model_variant_parts"]),
         metric_words=frozenset(raw["metric_words"]),
+        adjective_suffixes=frozenset(raw["adjective_suffixes"]),
+        method_use_cues=frozenset(raw["method_use_cues"]),
+        proposal_np_stop=frozenset(raw["proposal_np_stop"]),
+        result_skip_cues=frozenset(raw["result_skip_cues"]),
     )

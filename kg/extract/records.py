@@ -29,7 +29,15 @@ def _group_key(span: Span, aliases: dict[str, str]) -> str:
 
 
 def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
-    """Group `doc.ents` into entities (an acronym and its expansion are one), add relations."""
+    """Group `doc.ents` into entities (an acronym and its expansion are one), add relations.
+
+    `doc` may be of a copy of the text with markup blanked out; names and mentions are read
+    from `paper.text` at the same offsets.
+    """
+
+    def original(span: Span) -> str:
+        return paper.text[span.start_char : span.end_char]
+
     sents = list(doc.sents)
     sent_of = {s.start: i for i, s in enumerate(sents)}
     aliases: dict[str, str] = {}
@@ -56,8 +64,8 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     proposed = proposed_keys(doc, found)
     entities = []
     for key, spans in groups.items():
-        names = list(dict.fromkeys(s.text for s in spans))
-        expansions = [s.text for s in spans if fold(s.text) == key]
+        names = list(dict.fromkeys(original(s) for s in spans))
+        expansions = [original(s) for s in spans if fold(s.text) == key]
         name = expansions[0] if expansions else names[0]
         _, evidence = decide_type(spans[0], doc)
         entities.append(
@@ -65,7 +73,8 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
                 name=name,
                 type=types[key],
                 mentions=tuple(
-                    Mention(s.start_char, s.end_char, s.text, sent_of[s.sent.start]) for s in spans
+                    Mention(s.start_char, s.end_char, original(s), sent_of[s.sent.start])
+                    for s in spans
                 ),
                 aliases=tuple(n for n in names if n != name),
                 proposed=key in proposed,
@@ -98,9 +107,11 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
             sentence=sent_of[span.sent.start],
             start=span.start_char,
             end=span.end_char,
-            text=span.text,
+            text=original(span),
         )
-        for subj, metric, value, unit, bench, span in find_results(doc, found, subject)
+        for subj, metric, value, unit, bench, span in find_results(
+            doc, found, subject, frozenset(proposed)
+        )
     ]
     return Extraction(
         paper=paper,

@@ -14,6 +14,7 @@ from kg.extract.cues import load_cues
 from kg.model import EntityType, RelationType
 
 _SUBJECTS = {"we", "this", "our", "here"}
+_NAMING = {"called", "named", "dubbed", "termed", "coined"}
 _STOP_PROPOSAL = {
     "using",
     "with",
@@ -66,14 +67,23 @@ def proposed_keys(doc: Doc, found: list[Found]) -> list[str]:
         in_sent = [f for f in found if f.span.sent == sent]
         verb = _proposal_verb(sent, cues.proposal_verbs)
         if verb is not None:
+            last: Found | None = None
             for f in in_sent:
                 if f.span.start < verb or f.known or f.type is EntityType.METRIC:
                     continue
-                between = doc[verb : f.span.start]
-                if any(t.lower_ in _STOP_PROPOSAL for t in between) and out:
+                between = doc[(last.span.end if last else verb) : f.span.start]
+                words = {t.lower_ for t in between}
+                if last is not None and not (
+                    words <= {",", "and", "or", "*", "**", "(", ")"}
+                    or words & _NAMING
+                    or words & cues.proposal_verbs
+                ):
+                    break
+                if last is None and words & _STOP_PROPOSAL and out:
                     break
                 if f.key not in out:
                     out.append(f.key)
+                last = f
         for f in in_sent:  # "our X"
             if f.span.start > 0 and doc[f.span.start - 1].lower_ == "our" and not f.known:
                 if f.key not in out:
@@ -145,7 +155,7 @@ def find_relations(
                     add(main, RelationType.EVALUATED_ON, f.key, index)
             elif f.type is EntityType.MODEL:
                 add(main, RelationType.USES, f.key, index)
-            elif f.type is EntityType.METHOD and window & cues.use_cues:
+            elif f.type is EntityType.METHOD and window & cues.method_use_cues:
                 add(main, RelationType.USES, f.key, index)
     # name-derived parts: V₁-Infer is part of V₁
     for key in proposed:

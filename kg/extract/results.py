@@ -10,28 +10,26 @@ from kg.extract.cues import load_cues
 from kg.extract.relations import Found
 from kg.model import EntityType
 
-_RELATIVE = {
-    "by",
-    "improvement",
-    "improvements",
-    "gain",
-    "gains",
-    "reduction",
-    "fewer",
-    "faster",
-    "less",
-    "more",
-    "up",
-    "speedup",
-    "lower",
-    "higher",
-    "relative",
-    "improving",
-    "reduces",
-    "reducing",
-    "absolute",
-    "average",
-}
+_SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
+
+
+def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
+    """accuracy, exact-match, Pass@1, F1-score: a metric word or a compound of one."""
+    return (
+        word in metric_words or "@" in word or any(part in metric_words for part in word.split("-"))
+    )
+
+
+def _metric_phrase(after: Span, metric_words: frozenset[str]) -> str | None:
+    """ "exact-match accuracy", "scenario pass rate": the words after a figure, up to the
+    last metric word, while they are words."""
+    last = None
+    for token in after:
+        if not (token.is_alpha or "-" in token.text or "@" in token.text) or token.is_stop:
+            break
+        if _is_metric(token.lower_, metric_words):
+            last = token.i
+    return after.doc[after.start : last + 1].text if last is not None else None
 
 
 def _number(text: str) -> Decimal | None:
@@ -42,11 +40,12 @@ def _number(text: str) -> Decimal | None:
 
 
 def find_results(
-    doc: Doc, found: list[Found], subject: str | None
+    doc: Doc, found: list[Found], subject: str | None, proposed: frozenset[str] = frozenset()
 ) -> list[tuple[str | None, str | None, Decimal, str, str | None, Span]]:
     """(subject, metric, value, unit, benchmark key, evidence span) per stated percentage."""
-    metric_words = load_cues().metric_words
-    out = []
+    cues = load_cues()
+    metric_words, skip = cues.metric_words, cues.result_skip_cues
+    out: list[tuple[str | None, str | None, Decimal, str, str | None, Span]] = []
     for sent in doc.sents:
         resources = [
             f
@@ -57,11 +56,11 @@ def find_results(
             if token.i + 1 >= len(doc) or doc[token.i + 1].text != "%":
                 continue
             value = _number(token.text)
-            if value is None:
-                continue
+            if value is None or token.text[:1] in "+-−±":
+                continue  # a signed figure is a difference, not a score
             before = {t.lower_ for t in doc[max(sent.start, token.i - 2) : token.i]}
             after = doc[token.i + 2 : min(sent.end, token.i + 5)]
-            if before & _RELATIVE or {t.lower_ for t in after} & _RELATIVE:
+            if before & skip or {t.lower_ for t in after} & skip:
                 continue
             if (
                 token.i + 3 < len(doc)
@@ -69,16 +68,27 @@ def find_results(
                 and _number(doc[token.i + 3].text) is not None
             ):
                 continue  # "from 40% to 70%": the figure is the second one
-            metric_tokens = [
-                t.text
-                for t in after
-                if t.lower_ in metric_words or t.lower_.startswith("pass@") or "-" in t.text
-            ]
-            metric = " ".join(metric_tokens) if metric_tokens else None
+            metric = _metric_phrase(after, metric_words)
             later = [f for f in resources if f.span.start > token.i]
             bench = (later or resources)[0] if (later or resources) else None
             if bench is None and metric is None:
                 continue
+            # the system the figure belongs to: the last one named before it, else the paper's
+            systems = [
+                f
+                for f in found
+                if f.span.sent == sent and f.span.end <= token.i and f.type in _SYSTEMS
+            ]
+            mine = [f for f in systems if f.key in proposed]
+            owner: str | None
+            if mine:
+                owner = mine[-1].key
+            elif systems and not any(f.key in proposed for f in found if f.type in _SYSTEMS):
+                owner = systems[-1].key  # the paper proposes no system: the one named here
+            else:
+                owner = subject
+            if bench is not None and bench.key == owner:
+                continue  # a benchmark has no score on itself
             span = doc[token.i : token.i + 2]
-            out.append((subject, metric, value, "%", bench.key if bench else None, span))
+            out.append((owner, metric, value, "%", bench.key if bench else None, span))
     return out

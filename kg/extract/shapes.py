@@ -23,8 +23,12 @@ def _strong_part(part: str) -> bool:
 
 def is_name_shape(text: str) -> bool:
     """A token that looks like a coined name: camel case, capitals, letters with digits."""
-    if len(text) < 2 or not text[0].isalpha() or not _NAME_CHARS.match(text):
-        return False
+    if len(text) < 2 or not _NAME_CHARS.match(text) or "+" in text[:-1]:
+        return False  # "L+1" is arithmetic; a trailing "+" names a variant (HumanEval+)
+    if not text[0].isalpha():
+        # 3ViewSense, 2WikiMultihopQA: a digit, then a camel-case name
+        rest = text.lstrip("0123456789")
+        return len(rest) >= 3 and bool(_CAMEL.search(rest)) and rest[0].isupper()
     if not any(c.isupper() for c in text):
         return False
     parts = re.split(r"[-–]", text)

@@ -156,12 +156,15 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return EntityType(span.label_), "lexicon"
     name = span.text
     lower = name.lower()
-    if lower.startswith("pass@") or lower in cues.metric_words:
+    if "@" in name or lower in cues.metric_words:
         return EntityType.METRIC, "metric name"
     if model_family(name):
         return EntityType.MODEL, "model family"
     if family_suffix(name):
         return EntityType.MODEL, "model family suffix"
+    own = cues.type_heads.get(span[-1].lower_) if len(span) > 1 else None
+    if own in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL):
+        return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     head = _head_after(doc, span) or _head_naming(doc, span)
     if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
         return head, "head noun after"
