@@ -14,7 +14,7 @@ from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.rdf import to_rdf
-from kg.views import render_overview, vis_library
+from kg.views import paper_page, render_overview, render_paper, vis_library
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,7 @@ def build(
         "extractions.jsonl": extractions_jsonl(kg),
         "index.html": render_overview(graph, title),
         **vis_library(),
+        **{paper_page(ex.paper.id): render_paper(ex, EXTRACTOR_VERSION) for ex in kg.extractions},
     }
     written = write_files(out, files)
     return BuildSummary(

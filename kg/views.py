@@ -10,7 +10,9 @@ import networkx as nx
 import pyvis
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pyvis.network import Network
+from spacy import displacy
 
+from kg.model import Extraction, RelationType
 from kg.names import fold
 
 #: colours by node type (also the legend)
@@ -44,6 +46,7 @@ def _network(graph: nx.MultiDiGraph) -> Network:
         if data["kind"] == "paper":
             title = f"Paper ({data['source']}, line {data['line']})\n\n{data['text']}"
             value = 1
+            extra = {"url": paper_page(node.removeprefix("paper:"))}
         else:
             aliases = data["aliases"].replace("|", ", ")
             title = (
@@ -52,6 +55,7 @@ def _network(graph: nx.MultiDiGraph) -> Network:
                 + f"papers: {data['papers']}"
             )
             value = data["papers"]
+            extra = {}
         net.add_node(
             node,
             label=data["label"],
@@ -59,6 +63,7 @@ def _network(graph: nx.MultiDiGraph) -> Network:
             value=value,
             group=kind,
             shape=SHAPES.get(kind, "dot"),
+            **extra,
             search=fold(data["label"]) + " " + data["label"].lower(),
         )
     for head, tail, data in sorted(
@@ -96,13 +101,75 @@ def _network(graph: nx.MultiDiGraph) -> Network:
     return net
 
 
+def _environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("kg", "templates"), autoescape=select_autoescape(["html"])
+    )
+
+
+def paper_page(paper_id: str) -> str:
+    """Path of a paper's page, relative to the exports directory."""
+    return f"papers/{paper_id}.html"
+
+
+def render_paper(ex: Extraction, extractor: str) -> str:
+    """A paper's page: its abstract with every mention highlighted (displaCy), what was
+    extracted from it and from which sentence."""
+    p = ex.paper
+    spans = sorted(
+        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
+        key=lambda s: (s[0], -s[1]),
+    )
+    kept: list[dict[str, object]] = []
+    last_end = -1
+    for start, end, label in spans:  # displaCy draws no overlapping spans
+        if start >= last_end:
+            kept.append({"start": start, "end": end, "label": label})
+            last_end = end
+    abstract = displacy.render(
+        {"text": p.text, "ents": kept, "title": None},
+        style="ent",
+        manual=True,
+        page=False,
+        jupyter=False,
+        options={"colors": {kind.upper(): colour for kind, colour in COLOURS.items()}},
+    )
+    sentences = [p.text[s.start : s.end] for s in ex.sentences]
+    where = f"{p.source}, line {p.line}"
+    venue = f"{p.venue} {p.year}" if p.venue and p.year else p.collection
+    return (
+        _environment()
+        .get_template("paper.html")
+        .render(
+            title=_first_words(p.text),
+            meta=f"{venue} · {where} · paper {p.id}" if venue else f"{where} · paper {p.id}",
+            abstract=abstract,
+            entities=ex.entities,
+            relations=[
+                {
+                    "head": r.head if r.relation is not RelationType.PROPOSES else "this paper",
+                    "relation": r.relation.value,
+                    "tail": r.tail,
+                    "sentence": sentences[r.sentence],
+                }
+                for r in ex.relations
+            ],
+            results=ex.results,
+            extractor=extractor,
+        )
+        + "\n"
+    )
+
+
+def _first_words(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
 def render_overview(graph: nx.MultiDiGraph, title: str) -> str:
     """exports/index.html: every paper and entity, coloured by type, offline."""
     net = _network(graph)
     nodes, edges, _, _, _, options = net.get_network_data()
-    env = Environment(
-        loader=PackageLoader("kg", "templates"), autoescape=select_autoescape(["html"])
-    )
+    env = _environment()
     counts: dict[str, int] = {}
     for _, data in graph.nodes(data=True):
         counts[data["type"]] = counts.get(data["type"], 0) + 1

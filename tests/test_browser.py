@@ -56,6 +56,20 @@ def test_overview_draws_every_node_offline(browser, built):
     assert remote == [] and errors == []
 
 
+def test_paper_node_opens_its_page(browser, built):
+    page, remote, errors = open_view(browser, built / "index.html")
+    paper = page.evaluate("nodes.getIds().find(id => id.startsWith('paper:'))")
+    page.evaluate(
+        f"network.selectNodes(['{paper}']); "
+        f"network.body.emitter.emit('click', {{nodes: ['{paper}'], edges: []}})"
+    )
+    page.click("#open-view")
+    page.wait_for_load_state()
+    assert page.url.endswith(f"papers/{paper.removeprefix('paper:')}.html")
+    assert page.locator("mark.entity").count() > 0
+    assert remote == [] and errors == []
+
+
 def test_search_finds_math500(browser, built):
     page, _, _ = open_view(browser, built / "index.html")
     page.fill("#search", "MATH500")

@@ -125,9 +125,16 @@ def find_relations(
     main = systems[0] if systems else proposed[0]
     out: dict[tuple[str, RelationType, str], int] = {}
 
+    sents = list(doc.sents)
+    # the evidence for a relation is best a sentence that names both ends
+    named = {(f.key, sents.index(f.span.sent)) for f in found}
+
     def add(head: str, rel: RelationType, tail: str, sentence: int) -> None:
-        if head != tail:
-            out.setdefault((head, rel, tail), sentence)
+        if head == tail:
+            return
+        key = (head, rel, tail)
+        if key not in out or ((head, out[key]) not in named and (head, sentence) in named):
+            out[key] = sentence
 
     for index, sent in enumerate(doc.sents):
         in_sent = [f for f in found if f.span.sent == sent]
