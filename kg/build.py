@@ -8,12 +8,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from kg import __version__
 from kg.export import extractions_jsonl, graphml, write_files
 from kg.extract import EXTRACTOR_VERSION, extract, make_nlp
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
-from kg.rdf import to_rdf
+from kg.rdf import jsonld, ntriples, to_rdf, void_description
 from kg.views import paper_page, render_overview, render_paper, vis_library
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,9 @@ def build(
     title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
     files: dict[str, str | bytes] = {
         "kg.ttl": rdf.serialize(format="turtle"),
+        "kg.nt": ntriples(rdf),
+        "kg.jsonld": jsonld(rdf),
+        "void.ttl": void_description(rdf, __version__).serialize(format="turtle"),
         "kg.graphml": graphml(graph),
         "extractions.jsonl": extractions_jsonl(kg),
         "index.html": render_overview(graph, title),

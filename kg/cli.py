@@ -212,3 +212,60 @@ def evaluate(gold: Path, predicted: Path | None, verbose: bool, as_json: bool) -
         click.echo(json.dumps(report.as_json(), indent=2))
     else:
         click.echo(format_report(report, verbose=verbose), nl=False)
+
+
+@main.command()
+@click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
+@_handle_errors
+def validate(exports: Path) -> None:
+    """Check the exports against the SHACL shapes of ontology/shapes.ttl.
+
+    Exits 0 when kg.ttl conforms, 1 when it violates a shape (each violation is listed with
+    its focus node, property and shape), 2 when it cannot be read.
+
+    \b
+    Example:
+      kg validate            # checks exports/kg.ttl
+    """
+    from kg.validate import validate as run_validate
+
+    violations = run_validate(exports)
+    if not violations:
+        click.echo("conforms: every node matches its shape")
+        return
+    for v in violations:
+        path = f" {v.path}:" if v.path else ""
+        click.echo(f"{v.focus}{path} {v.message} (shape {v.shape})")
+    click.echo(f"{len(violations)} violation{'s' if len(violations) != 1 else ''}", err=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("name")
+@click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
+@_handle_errors
+def explain(name: str, exports: Path) -> None:
+    """Explain an entity: its names, type votes, merges, family and every mention.
+
+    NAME is any of its names in any spelling (MATH-500, math500, ASMC).
+
+    \b
+    Example:
+      kg explain MATH-500
+      kg explain ReaTTS
+    """
+    from kg.explain import explain as run_explain
+
+    e = run_explain(name, exports)
+    click.echo(f"{e.name}  ({e.type}, entity:{e.key})")
+    if e.aliases:
+        click.echo("also written: " + ", ".join(e.aliases))
+    click.echo(f"type votes:   {e.type_votes}")
+    if e.family:
+        click.echo("variant of:   " + " < ".join(e.family))
+    for note in e.merges:
+        click.echo(f"merged:       {note}")
+    papers = sorted({o.paper for o in e.occurrences})
+    click.echo(f"mentions:     {len(e.occurrences)} in {len(papers)} paper(s)")
+    for o in e.occurrences:
+        click.echo(f"  {o.source}:{o.line} [{o.start}:{o.end}] {o.text!r}: {o.sentence}")

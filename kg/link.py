@@ -74,9 +74,6 @@ def link(
                 if ak != k:
                     uf.union(k, ak)
                     reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
-            for m in e.mentions:
-                if fold(m.text) != fold(e.name) and name_key(m.text) == k:
-                    reasons[k].add(f"{m.text!r} folds to {e.name!r}")
 
     members: dict[str, list[tuple[str, object]]] = defaultdict(list)
     local: dict[tuple[str, str], str] = {}  # (paper, name in paper) -> group root
@@ -116,7 +113,16 @@ def link(
             (EntityRef(pid, m) for pid, e in items for m in e.mentions),  # type: ignore[attr-defined]
             key=lambda r: (r.paper, r.mention.start),
         )
-        why = sorted(set().union(*(reasons.get(k, set()) for k in keys)))
+        notes: set[str] = set().union(*(reasons.get(k, set()) for k in keys))
+        for alias in aliases:
+            if fold(alias) == fold(name):
+                notes.add(
+                    f"{alias!r} and {name!r} fold alike (case, spaces, hyphens, dots and "
+                    "apostrophes aside)"
+                )
+            elif concept is not None and alias in concept.alt_labels:
+                notes.add(f"{alias!r} is a lexicon name of {concept.label!r}")
+        why = sorted(notes)
         if concept is not None:
             why.append(f"lexicon concept {concept.key} ({concept.label})")
         final_key[root] = key

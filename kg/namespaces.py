@@ -33,6 +33,7 @@ class KG(DefinedNamespace):
     sourceFile: URIRef
     sourceLine: URIRef
     variantOf: URIRef
+    typeVotes: URIRef
     mentions: URIRef
     proposes: URIRef
     uses: URIRef
@@ -58,6 +59,9 @@ COLLECTION = Namespace(BASE + "id/collection/")
 ASSERTION = Namespace(BASE + "id/assertion/")
 RESULT = Namespace(BASE + "id/result/")
 AGENT = Namespace(BASE + "id/agent/")
+LEXICON = URIRef(BASE + "id/lexicon")
+DATASET = URIRef(BASE + "id/dataset")
+VOID = Namespace("http://rdfs.org/ns/void#")
 
 #: prefixes bound in every graph kg writes and declared for every query
 PREFIXES: dict[str, str] = {
@@ -78,4 +82,6 @@ PREFIXES: dict[str, str] = {
     "prov": "http://www.w3.org/ns/prov#",
     "oa": str(OA),
     "mls": str(MLS),
+    "void": str(VOID),
+    "kgs": BASE + "shapes#",
 }

@@ -47,7 +47,15 @@ def load_graph(paths: Sequence[Path]) -> Graph:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix in RDF_SUFFIXES)
+            # the exports hold one graph in three formats: read the first format present
+            found = next(
+                (
+                    sorted(path.glob(f"*{suffix}"))
+                    for suffix in RDF_SUFFIXES
+                    if any(path.glob(f"*{suffix}"))
+                ),
+                [],
+            )
             if not found:
                 raise InputError(path, "holds no RDF files (.ttl, .nt, .jsonld); run `kg build`")
             files.extend(found)

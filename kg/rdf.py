@@ -7,12 +7,28 @@ two builds of the same input compare equal line by line.
 from __future__ import annotations
 
 import hashlib
+import json
+from decimal import Decimal
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
 
+from kg.lexicon import Concept, default_lexicon
 from kg.model import KnowledgeGraph, Paper, RelationType, Sentence
-from kg.namespaces import AGENT, ASSERTION, COLLECTION, ENTITY, KG, OA, PAPER, PREFIXES, RESULT
+from kg.namespaces import (
+    AGENT,
+    ASSERTION,
+    COLLECTION,
+    DATASET,
+    ENTITY,
+    KG,
+    LEXICON,
+    OA,
+    PAPER,
+    PREFIXES,
+    RESULT,
+    VOID,
+)
 
 #: the ontology property of each relation type
 PREDICATES: dict[RelationType, URIRef] = {
@@ -61,12 +77,27 @@ def _span(graph: Graph, paper: Paper, start: int, end: int) -> URIRef:
     return span
 
 
-def to_rdf(kg: KnowledgeGraph, extractor: str) -> Graph:
+def _concept(graph: Graph, concept: Concept) -> None:
+    node = ENTITY[concept.key]
+    graph.add((node, RDF.type, KG[concept.type.value]))
+    graph.add((node, SKOS.prefLabel, Literal(concept.label)))
+    graph.add((node, RDFS.label, Literal(concept.label)))
+    graph.add((node, SKOS.inScheme, LEXICON))
+    for alias in concept.alt_labels:
+        graph.add((node, SKOS.altLabel, Literal(alias)))
+    if concept.broader:
+        graph.add((node, KG.variantOf, ENTITY[concept.broader]))
+
+
+def to_rdf(kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None) -> Graph:
     """Papers, entities, mentions, assertions with provenance, and results as RDF.
 
     Args:
         kg: the linked graph.
         extractor: the extractor version recorded as the agent of every assertion.
+        lexicon: the concepts entities were linked to (default: the bundled lexicon); the
+            families above a used entity are written too, so that `kg:variantOf*` reaches
+            the top of its family (every Qwen model is a variant of entity:qwen).
 
     Returns:
         An rdflib `Graph` whose terms the ontology (ontology/kg.ttl) defines.
@@ -92,9 +123,23 @@ def to_rdf(kg: KnowledgeGraph, extractor: str) -> Graph:
             graph.add((node, DCTERMS.isPartOf, collection))
             graph.add((collection, RDF.type, KG.Collection))
             graph.add((collection, RDFS.label, Literal(p.collection)))
+    concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
+    keys = {e.key for e in kg.entities}
+    for e in kg.entities:
+        family = e.broader
+        while family and family not in keys and family in concepts:
+            keys.add(family)
+            _concept(graph, concepts[family])
+            family = concepts[family].broader
     for e in kg.entities:
         node = ENTITY[e.key]
         graph.add((node, RDF.type, KG[e.type.value]))
+        if e.concept:
+            graph.add((node, SKOS.inScheme, LEXICON))
+        for note in e.merge_reasons:
+            graph.add((node, SKOS.editorialNote, Literal(note)))
+        votes = ", ".join(f"{t} {n}" for t, n in sorted(e.type_votes, key=lambda v: (-v[1], v[0])))
+        graph.add((node, KG.typeVotes, Literal(votes)))
         graph.add((node, SKOS.prefLabel, Literal(e.name)))
         graph.add((node, RDFS.label, Literal(e.name)))
         for alias in e.aliases:
@@ -128,7 +173,7 @@ def to_rdf(kg: KnowledgeGraph, extractor: str) -> Graph:
     for r in kg.results:
         node = RESULT[_digest(r.paper, r.sentence.start, r.text, r.value)]
         graph.add((node, RDF.type, KG.Result))
-        graph.add((node, KG.value, Literal(r.value, datatype=XSD.decimal)))
+        graph.add((node, KG.value, _decimal(r.value)))
         if r.unit:
             graph.add((node, KG.unit, Literal(r.unit)))
         if r.metric:
@@ -143,5 +188,65 @@ def to_rdf(kg: KnowledgeGraph, extractor: str) -> Graph:
     return graph
 
 
+def _decimal(value: Decimal) -> Literal:
+    """An xsd:decimal in canonical form ("70.0", not "70"), the same in every syntax."""
+    lexical = format(value, "f")
+    return Literal(lexical if "." in lexical else lexical + ".0", datatype=XSD.decimal)
+
+
 def _sentence(graph: Graph, paper: Paper, sentence: Sentence) -> URIRef:
     return _span(graph, paper, sentence.start, sentence.end)
+
+
+def void_description(graph: Graph, version: str) -> Graph:
+    """A VoID description of the export: size, classes, licence and the kg that wrote it."""
+    void = new_graph()
+    void.add((DATASET, RDF.type, VOID.Dataset))
+    void.add((DATASET, DCTERMS.title, Literal("kg knowledge graph of ML papers")))
+    void.add((DATASET, DCTERMS.license, URIRef("https://opensource.org/licenses/MIT")))
+    void.add((DATASET, DCTERMS.creator, Literal(f"kg {version}")))
+    void.add((DATASET, VOID.vocabulary, URIRef(str(KG._NS))))
+    void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))
+    void.add((DATASET, VOID.triples, Literal(len(graph), datatype=XSD.integer)))
+    entities = {
+        s for s, _, o in graph.triples((None, RDF.type, None)) if str(s).startswith(str(ENTITY))
+    }
+    void.add((DATASET, VOID.entities, Literal(len(entities), datatype=XSD.integer)))
+    counts: dict[URIRef, int] = {}
+    for _, _, cls in graph.triples((None, RDF.type, None)):
+        if isinstance(cls, URIRef):
+            counts[cls] = counts.get(cls, 0) + 1
+    void.add((DATASET, VOID.classes, Literal(len(counts), datatype=XSD.integer)))
+    for cls, n in sorted(counts.items()):
+        local = str(cls).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+        part = URIRef(f"{DATASET}/class/{local}")
+        void.add((DATASET, VOID.classPartition, part))
+        void.add((part, VOID["class"], cls))
+        void.add((part, VOID.entities, Literal(n, datatype=XSD.integer)))
+    return void
+
+
+def ntriples(graph: Graph) -> str:
+    """The graph as N-Triples, one triple a line, sorted: diffable and streamable."""
+    lines = graph.serialize(format="nt").splitlines()
+    return "\n".join(sorted(line for line in lines if line.strip())) + "\n"
+
+
+def jsonld(graph: Graph) -> str:
+    """The graph as JSON-LD with kg's prefixes as its context, nodes sorted by @id.
+
+    rdflib emits nodes in hash order, which changes between runs; RDF values are sets (kg
+    writes no rdf:List), so sorting every array changes nothing but the bytes.
+    """
+    context = {prefix: iri for prefix, iri in sorted(PREFIXES.items())}
+    data = json.loads(graph.serialize(format="json-ld", context=context))
+    return json.dumps(_sorted(data), ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def _sorted(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _sorted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_sorted(v) for v in value]
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
+    return value

@@ -39,6 +39,24 @@ def test_build_twice_is_byte_identical(exports, runner, tmp_path):
     assert snapshot(again) == snapshot(out)
 
 
+def test_builds_in_separate_processes_are_byte_identical(exports, tmp_path):
+    """Hash randomisation differs between processes; the exports must not."""
+    import os
+    import subprocess
+    import sys
+
+    out, _ = exports
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        target = tmp_path / seed
+        subprocess.run(
+            [sys.executable, "-m", "kg", "build", str(SEEDS), "-o", str(target), "-q"],
+            check=True,
+            env=env,
+        )
+        assert snapshot(target) == snapshot(out), seed
+
+
 def test_build_defaults_to_seeds_and_exports(runner, tmp_path, monkeypatch):
     (tmp_path / "seeds").mkdir()
     write(tmp_path / "seeds" / "s.txt", "ICML 2026 Papers\n\nWe propose FooNet on MATH500.\n")

@@ -68,3 +68,40 @@ def test_lexicon_identity_and_model_family(nlp):
 def test_links_are_deterministic(nlp):
     texts = ("We propose FooNet on MATH500.", "FooNet beats GRPO on GSM8K.")
     assert graph_of(nlp, *texts) == graph_of(nlp, *texts)
+
+
+def test_seed_graph_has_no_duplicates_and_no_false_merges(built):
+    """Tricky pairs found in the seeds: each side names one entity, different things apart."""
+    from kg.explain import explain
+    from kg.names import fold
+
+    same = [
+        ("MATH500", "MATH-500"),
+        ("AIME 2024", "AIME’24"),
+        ("AIME 2024", "AIME24"),
+        ("AIME 2025", "AIME25"),
+        ("HMMT 2025", "HMMT25"),
+        ("NExT-QA", "NExTQA"),
+        ("Reflective Entropy-Aware Test-Time Scaling", "ReaTTS"),
+        ("Gemma 3", "Gemma-3"),
+        ("Adaptive Sequential Monte Carlo", "ASMC"),
+        ("Critique Fine-Tuning", "CFT"),
+    ]
+    for a, b in same:
+        assert explain(a, built).key == explain(b, built).key, (a, b)
+    apart = [
+        ("MATH", "MATH500"),
+        ("Qwen3", "Qwen3-VL"),
+        ("Qwen3", "Qwen3-4B-Base"),
+        ("NExT-QA", "NExT-GQA"),
+        ("Gemma 3", "Gemma3-4B"),
+        ("AIME 2024", "AIME 2025"),
+        ("CG-Bench-Reasoning", "VRBench"),
+    ]
+    for a, b in apart:
+        assert explain(a, built).key != explain(b, built).key, (a, b)
+    import networkx as nx
+
+    graph = nx.read_graphml(built / "kg.graphml")
+    names = [fold(d["label"]) for _, d in graph.nodes(data=True) if d["kind"] == "entity"]
+    assert len(names) == len(set(names))

@@ -71,3 +71,96 @@ def test_rapper_parses_the_turtle(built):
             check=False,
         )
         assert done.returncode == 0, done.stderr
+
+
+def test_ntriples_and_jsonld_hold_the_same_graph(built):
+    from rdflib.compare import isomorphic
+
+    turtle = Graph().parse(built / "kg.ttl")
+    nt = Graph().parse(built / "kg.nt", format="nt")
+    ld = Graph().parse(built / "kg.jsonld", format="json-ld")
+    assert isomorphic(turtle, nt) and isomorphic(turtle, ld)
+    lines = (built / "kg.nt").read_text(encoding="utf-8").splitlines()
+    assert lines == sorted(lines)
+
+
+def test_an_independent_store_loads_the_turtle(built):
+    import pyoxigraph
+
+    store = pyoxigraph.Store()
+    store.bulk_load(path=str(built / "kg.ttl"), format=pyoxigraph.RdfFormat.TURTLE)
+    assert len(store) == len(Graph().parse(built / "kg.ttl"))
+    query = (
+        "PREFIX kg: <https://w3id.org/kg-ml/ontology#> "
+        "SELECT (COUNT(*) AS ?n) WHERE { ?p a kg:Paper }"
+    )
+    assert int(next(iter(store.query(query)))["n"].value) == 38
+
+
+def test_void_describes_the_export(built):
+    void = Graph().parse(built / "void.ttl")
+    graph = Graph().parse(built / "kg.ttl")
+    ns = URIRef("http://rdfs.org/ns/void#")
+    (triples,) = void.objects(None, URIRef(f"{ns}triples"))
+    assert int(triples) == len(graph)
+    assert list(void.objects(None, URIRef("http://purl.org/dc/terms/license")))
+    (creator,) = void.objects(None, URIRef("http://purl.org/dc/terms/creator"))
+    assert str(creator).startswith("kg ")
+
+
+def test_provenance_reaches_the_sentence_and_offsets(built):
+    graph = Graph().parse(built / "kg.ttl")
+    rows = list(
+        graph.query(
+            """
+        SELECT ?sentence ?start ?end ?agent WHERE {
+          ?a a kg:Assertion ; rdf:subject entity:adaptivesequentialmontecarlo ;
+             rdf:predicate kg:evaluatedOn ; rdf:object entity:math500 ;
+             prov:wasAttributedTo ?agent ;
+             kg:evidence [ kg:text ?sentence ; oa:hasSelector [ oa:start ?start ; oa:end ?end ] ;
+                           oa:hasSource ?paper ] .
+          ?paper dcterms:abstract ?abstract .
+        }""",
+            initNs=PREFIXES,
+        )
+    )
+    assert len(rows) == 1
+    sentence, start, end, agent = rows[0]
+    assert "MATH500" in str(sentence) and "ASMC" in str(sentence)
+    assert int(end) - int(start) == len(str(sentence))
+    assert "kg-extractor" in str(agent)
+
+
+def test_results_form_a_leaderboard(built):
+    graph = Graph().parse(built / "kg.ttl")
+    rows = list(
+        graph.query(
+            """
+        SELECT ?who ?value WHERE {
+          ?r a kg:Result ; kg:onBenchmark entity:math500 ; kg:value ?value ;
+             kg:resultOf/skos:prefLabel ?who } ORDER BY DESC(?value)""",
+            initNs=PREFIXES,
+        )
+    )
+    assert [(str(w), str(v)) for w, v in rows] == [("Adaptive Sequential Monte Carlo", "80.6")]
+    assert rows[0][1].datatype == URIRef(PREFIXES["xsd"] + "decimal")
+
+
+def test_papers_using_a_qwen_model_with_evidence(built):
+    import json
+
+    from kg.query import load_graph, read_query, run_query
+
+    answer = run_query(
+        read_query(str(ROOT / "queries" / "papers-using-family.rq")), load_graph([built])
+    )
+    found = {str(row[0]).rsplit("/", 1)[1] for row in answer.rows}
+    assert all("Qwen" in str(row[2]) for row in answer.rows)
+    expected = set()
+    for line in (built / "extractions.jsonl").open():
+        record = json.loads(line)
+        if any(
+            r["relation"] == "uses" and r["tail"].startswith("Qwen") for r in record["relations"]
+        ):
+            expected.add(record["paper"])
+    assert found == expected and len(found) >= 4

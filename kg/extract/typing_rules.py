@@ -75,6 +75,11 @@ def _model_families() -> tuple[tuple[str, str], ...]:
     return tuple(sorted(labels, key=lambda item: -len(item[0])))
 
 
+@lru_cache(maxsize=1)
+def _model_labels() -> frozenset[str]:
+    return frozenset(label for label, _ in _model_families())
+
+
 def model_family(name: str) -> str | None:
     """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3)."""
     variant_parts = load_cues().model_variant_parts
@@ -85,8 +90,11 @@ def model_family(name: str) -> str | None:
         if rest[0] not in "-. " and not (label[-1].isalpha() and rest[0].isdigit()):
             continue
         parts = [p for p in re.split(r"[-. ]", rest) if p]
-        if parts and all(p[0].isdigit() or p.lower() in variant_parts or is_size(p) for p in parts):
-            return key
+        if parts and all(
+            p[0].isdigit() or p.lower() in variant_parts or is_size(p) or p in _model_labels()
+            for p in parts
+        ):
+            return key  # Qwen3-4B-Base, Qwen-QwQ
     return None
 
 
