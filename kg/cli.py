@@ -100,34 +100,80 @@ def build(inputs: tuple[Path, ...], out: Path, quiet: bool) -> None:
 
 
 @main.command()
-@click.argument("query")
+@click.argument("query", required=False)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(["table", "csv", "tsv", "json"]),
+    type=click.Choice(["table", "csv", "tsv", "json", "turtle"]),
     default="table",
     show_default=True,
-    help="How to print the answer.",
+    help="How to print the answer (turtle: for CONSTRUCT and DESCRIBE).",
 )
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Bind ?NAME to an entity (any of its names), a paper id or an IRI.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["oxigraph", "rdflib"]),
+    default="oxigraph",
+    show_default=True,
+    help="SPARQL engine: Oxigraph (fast) or rdflib.",
+)
+@click.option("--list", "list_queries", is_flag=True, help="List the bundled queries.")
 @_handle_errors
-def query(query: str, paths: tuple[Path, ...], fmt: str) -> None:
+def query(
+    query: str | None,
+    paths: tuple[Path, ...],
+    fmt: str,
+    params: tuple[str, ...],
+    engine: str,
+    list_queries: bool,
+) -> None:
     """Run a SPARQL QUERY over the exports (default: exports/).
 
-    QUERY is a query string or a .rq file. PATHS are Turtle, N-Triples or JSON-LD files or
-    directories. The prefixes kg, entity, paper, skos, rdfs, dcterms, prov, oa, ... are
-    declared for you. An ASK query prints yes or no and exits 0 or 1.
+    QUERY is the name of a bundled query (see --list), a .rq file or a query string. PATHS
+    are Turtle, N-Triples or JSON-LD files or directories. The prefixes kg, entity, paper,
+    skos, rdfs, dcterms, prov, oa, ... are declared for you. An ASK query prints yes or no
+    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle.
 
     \b
-    Example: which papers evaluate on MATH500?
-      kg query 'SELECT ?paper WHERE { ?paper a kg:Paper; kg:evaluatedOn entity:math500 }'
-      kg query queries/papers-on-benchmark.rq --format csv
+    Examples:
+      kg query --list
+      kg query papers-on-benchmark --param benchmark=MATH-500
+      kg query leaderboard -p benchmark=MATH500 --format csv
+      kg query 'SELECT ?p WHERE { ?p a kg:Paper; kg:evaluatedOn entity:math500 }'
     """
-    from kg.query import format_answer, load_graph, read_query, run_query
+    from kg.errors import QueryError
+    from kg.queries import bundled_queries, check_required, find_query, parse_params, resolve
+    from kg.query import format_answer, load_graph, load_store, read_query, run_query
 
-    text = read_query(query)
-    answer = run_query(text, load_graph(list(paths) or [Path("exports")]))
+    if list_queries:
+        for q in bundled_queries():
+            names = " ".join(
+                f"{p.name}={p.default}" if p.default else p.name + ("!" if p.required else "")
+                for p in q.params
+            )
+            click.echo(f"{q.name:<22} {q.description}" + (f" [{names}]" if names else ""))
+        return
+    if query is None:
+        raise QueryError("give a QUERY (a bundled name, a .rq file or a string) or --list")
+    bundled = find_query(query) if not query.endswith(".rq") else None
+    text = bundled.text if bundled else read_query(query)
+    values = {p.name: p.default for p in (bundled.params if bundled else ()) if p.default}
+    values.update(parse_params(params))
+    if bundled:
+        check_required(bundled, values)
+    targets = list(paths) or [Path("exports")]
+    store = load_graph(targets) if engine == "rdflib" else load_store(targets)
+    bindings = resolve(values, targets, engine, store)
+    answer = run_query(text, targets, engine=engine, bindings=bindings, store=store)
     click.echo(format_answer(answer, fmt), nl=False)
     if answer.boolean is False:
         sys.exit(1)
@@ -269,3 +315,70 @@ def explain(name: str, exports: Path) -> None:
     click.echo(f"mentions:     {len(e.occurrences)} in {len(papers)} paper(s)")
     for o in e.occurrences:
         click.echo(f"  {o.source}:{o.line} [{o.start}:{o.end}] {o.text!r}: {o.sentence}")
+
+
+@main.command()
+@click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=7878, show_default=True, help="Port to listen on.")
+@click.option("--writable", is_flag=True, help="Accept SPARQL updates and graph uploads.")
+@_handle_errors
+def serve(exports: Path, host: str, port: int, writable: bool) -> None:
+    """Serve the exports as a SPARQL 1.1 endpoint (Oxigraph), read-only by default.
+
+    Loads kg.nt and the ontology into a fresh store and answers the SPARQL 1.1 Protocol at
+    /query (and the Graph Store Protocol at /store) until Ctrl-C.
+
+    \b
+    Example:
+      kg serve --port 7878 &
+      curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * { ?s ?p ?o } LIMIT 3' \\
+           http://127.0.0.1:7878/query
+    """
+    from kg.endpoint import start_server
+
+    server = start_server(exports, host=host, port=port, writable=writable)
+    mode = "read-write" if writable else "read-only"
+    click.echo(f"SPARQL endpoint ({mode}): {server.query_url}")
+    click.echo(f"Graph Store endpoint:    {server.store_url}")
+    click.echo("Ctrl-C to stop", err=True)
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+@main.command()
+@click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
+@click.option(
+    "--endpoint",
+    required=True,
+    help="Graph Store Protocol URL, e.g. http://127.0.0.1:7878/store (Oxigraph) or "
+    "http://localhost:3030/kg/data (Fuseki).",
+)
+@click.option(
+    "--graph",
+    "graph_iri",
+    default=None,
+    help="Named graph to replace [default: https://w3id.org/kg-ml/id/dataset].",
+)
+@_handle_errors
+def push(exports: Path, endpoint: str, graph_iri: str | None) -> None:
+    """Send the graph to a SPARQL 1.1 store, replacing one named graph (HTTP PUT).
+
+    Works with any store that speaks the Graph Store HTTP Protocol: Oxigraph, Apache Jena
+    Fuseki, GraphDB, Virtuoso, QLever. A rebuild pushed again replaces the graph; nothing is
+    duplicated.
+
+    \b
+    Example:
+      kg push --endpoint http://127.0.0.1:7878/store
+    """
+    from kg.endpoint import DEFAULT_GRAPH
+    from kg.endpoint import push as run_push
+
+    graph = graph_iri or DEFAULT_GRAPH
+    count = run_push(exports, endpoint, graph)
+    click.echo(f"pushed {count} triples to <{graph}> at {endpoint}")

@@ -149,13 +149,15 @@ def test_results_form_a_leaderboard(built):
 def test_papers_using_a_qwen_model_with_evidence(built):
     import json
 
-    from kg.query import load_graph, read_query, run_query
+    from kg.queries import find_query
+    from kg.query import Term, run_query
 
-    answer = run_query(
-        read_query(str(ROOT / "queries" / "papers-using-family.rq")), load_graph([built])
-    )
-    found = {str(row[0]).rsplit("/", 1)[1] for row in answer.rows}
-    assert all("Qwen" in str(row[2]) for row in answer.rows)
+    query = find_query("papers-using-family")
+    assert query is not None
+    family = {"family": Term("uri", "https://w3id.org/kg-ml/id/entity/qwen")}
+    answer = run_query(query.text, [built], bindings=family)
+    found = {row[0].value.rsplit("/", 1)[1] for row in answer.rows if row[0]}
+    assert all(row[2] and "Qwen" in row[2].value for row in answer.rows)
     expected = set()
     for line in (built / "extractions.jsonl").open():
         record = json.loads(line)

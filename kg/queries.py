@@ -1,0 +1,121 @@
+"""The bundled query library (queries/*.rq): names, descriptions, parameters.
+
+A bundled query starts with comment lines: the first says what it answers, and each
+`# param NAME = DEFAULT: help` (or `# param NAME: help`, no default) names a variable that
+`--param NAME=VALUE` binds. A value is an entity name in any spelling (MATH-500), a paper id,
+a prefixed name (entity:qwen) or an <IRI>.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.errors import QueryError
+from kg.names import fold
+from kg.namespaces import PAPER, PREFIXES
+from kg.query import Term, run_query
+from kg.resources import queries_dir
+
+_PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A variable of a bundled query that `--param` binds."""
+
+    name: str
+    default: str | None
+    help: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class BundledQuery:
+    """A query of queries/*.rq."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    text: str
+
+
+def _parse(path: Path) -> BundledQuery:
+    text = path.read_text(encoding="utf-8")
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    params = []
+    for line in comments:
+        match = _PARAM.match(line)
+        if match:
+            name, required, default, help_text = match.groups()
+            params.append(
+                Param(name, (default or "").strip() or None, help_text.strip(), bool(required))
+            )
+    description = comments[0].lstrip("# ").strip() if comments else ""
+    return BundledQuery(path.stem, description, tuple(params), text)
+
+
+def bundled_queries() -> list[BundledQuery]:
+    """Every bundled query, by name."""
+    return [_parse(p) for p in sorted(queries_dir().glob("*.rq"))]
+
+
+def find_query(name: str) -> BundledQuery | None:
+    """The bundled query of that name, or None."""
+    path = queries_dir() / f"{name}.rq"
+    return _parse(path) if path.is_file() else None
+
+
+def check_required(query: BundledQuery, values: Mapping[str, str]) -> None:
+    """Raise when a required parameter has no value."""
+    missing = [p.name for p in query.params if p.required and p.name not in values]
+    if missing:
+        example = " ".join(f"--param {name}=..." for name in missing)
+        raise QueryError(f"{query.name} needs {example}")
+
+
+def parse_params(pairs: Sequence[str]) -> dict[str, str]:
+    """`["benchmark=MATH500"]` → {"benchmark": "MATH500"}."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not re.fullmatch(r"\w+", name.strip()):
+            raise QueryError(f"--param {pair!r}: write NAME=VALUE, e.g. benchmark=MATH500")
+        out[name.strip()] = value.strip()
+    return out
+
+
+_LABELS = """SELECT ?e ?label WHERE {
+  { ?e skos:prefLabel ?label } UNION { ?e skos:altLabel ?label } }"""
+
+
+def resolve(
+    values: Mapping[str, str], paths: Sequence[Path], engine: str, store: object | None
+) -> dict[str, Term]:
+    """Turn parameter values into RDF terms: names of entities into their IRIs."""
+    out: dict[str, Term] = {}
+    labels: dict[str, str] | None = None
+    for name, value in values.items():
+        prefix, _, local = value.partition(":")
+        if value.startswith("<") and value.endswith(">"):
+            out[name] = Term("uri", value[1:-1])
+        elif re.fullmatch(r"[0-9a-f]{16}", value):
+            out[name] = Term("uri", str(PAPER[value]))
+        elif prefix in PREFIXES and local and " " not in value:
+            out[name] = Term("uri", PREFIXES[prefix] + local)
+        else:
+            if labels is None:
+                answer = run_query(_LABELS, paths, engine=engine, store=store)
+                labels = {}
+                for entity, label in sorted(answer.rows, key=lambda r: (str(r[0]), str(r[1]))):
+                    if entity is not None and label is not None:
+                        labels.setdefault(fold(label.value), entity.value)
+            if fold(value) not in labels:
+                raise QueryError(
+                    f"--param {name}={value}: no entity has that name "
+                    "(try `kg stats` or `kg explain`)"
+                )
+            out[name] = Term("uri", labels[fold(value)])
+    return out

@@ -1,0 +1,182 @@
+"""The query library: every bundled query on both engines, answers checked against the text."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from conftest import write
+
+from kg.cli import main
+from kg.names import fold
+from kg.queries import bundled_queries, find_query, resolve
+from kg.query import load_graph, load_store, run_query
+
+QUERIES = [q.name for q in bundled_queries()]
+
+
+@pytest.fixture(scope="module")
+def engines(built):
+    return {"oxigraph": load_store([built]), "rdflib": load_graph([built])}
+
+
+@pytest.fixture(scope="module")
+def records(built):
+    return [json.loads(line) for line in (built / "extractions.jsonl").open()]
+
+
+def answer(name, built, engines, engine="oxigraph", **params):
+    query = find_query(name)
+    assert query is not None
+    values = {p.name: p.default for p in query.params if p.default}
+    values.update(params)
+    store = engines[engine]
+    bindings = resolve(values, [built], engine, store)
+    return run_query(query.text, [built], engine=engine, bindings=bindings, store=store)
+
+
+def test_the_library_is_complete_and_documented():
+    assert len(QUERIES) >= 10
+    for q in bundled_queries():
+        assert q.description and q.description[0].isupper(), q.name
+        for p in q.params:
+            assert f"?{p.name}" in q.text, (q.name, p.name)
+
+
+def required(name, records) -> dict[str, str]:
+    """Values for required parameters: the two seed papers that evaluate on MATH500."""
+    query = find_query(name)
+    assert query is not None
+    pair = sorted(r["paper"] for r in records if "MATH500" in r["text"].replace("-", ""))
+    picks = {"paper": pair[0], "other": pair[1]}
+    return {p.name: picks[p.name] for p in query.params if p.required}
+
+
+@pytest.mark.parametrize("name", QUERIES)
+def test_both_engines_give_the_same_answer(built, engines, records, name):
+    ox = answer(name, built, engines, "oxigraph", **required(name, records))
+    rd = answer(name, built, engines, "rdflib", **required(name, records))
+    assert ox.columns == rd.columns
+    assert sorted(ox.rows, key=repr) == sorted(rd.rows, key=repr)
+    assert ox.rows, f"{name} answers nothing on the seeds"
+
+
+def mentions(record, name):
+    return fold(name) in fold(record["text"])
+
+
+def test_papers_on_math500_are_those_whose_abstracts_say_so(built, engines, records):
+    rows = answer("papers-on-benchmark", built, engines, benchmark="MATH-500").rows
+    found = {r[0].value.rsplit("/", 1)[1] for r in rows}
+    evaluated = {
+        r["paper"]
+        for r in records
+        if mentions(r, "MATH500")
+        and any(
+            x["relation"] == "evaluated_on" and fold(x["tail"]) == "math500" for x in r["relations"]
+        )
+    }
+    assert found == evaluated == {r["paper"] for r in records if mentions(r, "MATH500")}
+    assert all("MATH" in r[1].value for r in rows)
+
+
+def test_most_used_benchmarks_count_papers(built, engines, records):
+    rows = answer("most-used-benchmarks", built, engines).rows
+    counts = {r[0].value: int(r[1].value) for r in rows}
+    assert counts["MATH500"] == sum(mentions(r, "MATH500") for r in records)
+    assert list(counts.values()) == sorted(counts.values(), reverse=True)
+
+
+def test_most_used_models_count_families(built, engines, records):
+    counts = {r[0].value: int(r[1].value) for r in answer("most-used-models", built, engines).rows}
+    using_qwen = {
+        r["paper"]
+        for r in records
+        if any(x["relation"] == "uses" and x["tail"].startswith("Qwen") for x in r["relations"])
+    }
+    assert counts["Qwen"] == len(using_qwen) >= 4
+
+
+def test_leaderboard_and_beats(built, engines, records):
+    rows = answer("leaderboard", built, engines).rows
+    assert [(r[0].value, r[1].value) for r in rows] == [("Adaptive Sequential Monte Carlo", "80.6")]
+    beaten = answer("beats", built, engines, method="CFT").rows
+    assert [r[0].value for r in beaten] == ["CGD"]
+    assert "outperforms CFT" in beaten[0][2].value
+
+
+def test_shared_entities_are_in_both_abstracts(built, engines, records):
+    from kg.explain import explain
+
+    rows = answer("shared-entities", built, engines, **required("shared-entities", records)).rows
+    assert [r[2].value for r in rows] == ["MATH500"]
+    for paper, other, name, _ in rows:
+        key = explain(name.value, built).key
+        for p in (paper, other):
+            record = next(r for r in records if r["paper"] == p.value.rsplit("/", 1)[1])
+            assert key in {e["entity"] for e in record["entities"]}, (p, name)
+
+
+def test_evidence_and_contributions(built, engines, records):
+    rows = answer("evidence", built, engines, subject="ASMC", object="MATH500").rows
+    assert len(rows) == 1 and "ASMC" in rows[0][4].value and "MATH500" in rows[0][4].value
+    paper = next(r["paper"] for r in records if r["text"].startswith("Verbal logic"))
+    rows = answer("paper-contributions", built, engines, paper=paper).rows
+    proposed = {r[3].value for r in rows if r[1].value == "proposes"}
+    assert proposed == {"ReaForest", "ReaGen-27k", "Reflective Entropy-Aware Test-Time Scaling"}
+
+
+def test_cli_list_and_params(runner, built):
+    listed = runner.invoke(main, ["query", "--list"])
+    assert listed.exit_code == 0
+    assert len(listed.stdout.splitlines()) == len(QUERIES)
+    assert "papers-on-benchmark" in listed.stdout and "[benchmark=MATH500]" in listed.stdout
+    result = runner.invoke(
+        main, ["query", "leaderboard", str(built), "-p", "benchmark=MATH-500", "-f", "csv"]
+    )
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1].startswith("Adaptive Sequential Monte Carlo,80.6,%")
+    rdflib = runner.invoke(
+        main, ["query", "leaderboard", str(built), "--engine", "rdflib", "-f", "csv"]
+    )
+    assert rdflib.stdout == result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["leaderboard", "-p", "benchmark=NoSuchBench"], "no entity has that name"),
+        (["leaderboard", "-p", "nosuch=entity:x"], "the query has no variable ?nosuch"),
+        (["leaderboard", "-p", "benchmark"], "write NAME=VALUE"),
+        ([], "give a QUERY"),
+        (["shared-entities"], "shared-entities needs --param paper=... --param other=..."),
+    ],
+)
+def test_cli_param_errors(runner, built, args, message):
+    result = runner.invoke(main, ["query", *args[:1], str(built), *args[1:]] if args else ["query"])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+
+
+def test_construct_prints_turtle(runner, built):
+    q = "CONSTRUCT { ?e skos:prefLabel ?l } WHERE { ?e a kg:Benchmark ; skos:prefLabel ?l }"
+    result = runner.invoke(main, ["query", q, str(built), "-f", "turtle"])
+    assert result.exit_code == 0
+    assert 'entity:math500 skos:prefLabel "MATH500"' in result.stdout
+
+
+def test_user_query_file_with_param(runner, built, tmp_path):
+    rq = write(
+        tmp_path / "mine.rq", "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper ; kg:mentions ?e }"
+    )
+    result = runner.invoke(main, ["query", str(rq), str(built), "-p", "e=MATH500", "-f", "csv"])
+    assert result.exit_code == 0 and result.stdout == "n\n2\n"
+
+
+def test_counter_sanity(records):
+    # the seeds hold 38 abstracts in two files of 19
+    assert Counter(r["source"] for r in records) == {
+        "000_3b3022f013145135.txt": 19,
+        "004_b354a604767238da.txt": 19,
+    }
