@@ -15,7 +15,7 @@ from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.rdf import jsonld, ntriples, to_rdf, void_description
-from kg.views import paper_page, render_overview, render_paper, vis_library
+from kg.views import render_views
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,7 @@ def build(
     out: Path,
     *,
     on_progress: Callable[[int, int], None] | None = None,
+    views: str = "all",
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
 
@@ -49,6 +50,7 @@ def build(
         inputs: files or directories of abstracts.
         out: the exports directory (created if missing).
         on_progress: called with (papers extracted, papers in all) as extraction goes.
+        views: which HTML views to write: "all", "overview" (index.html only) or "none".
 
     Returns:
         A `BuildSummary` of counts and the files written.
@@ -77,9 +79,7 @@ def build(
         "void.ttl": void_description(rdf, __version__).serialize(format="turtle"),
         "kg.graphml": graphml(graph),
         "extractions.jsonl": extractions_jsonl(kg),
-        "index.html": render_overview(graph, title),
-        **vis_library(),
-        **{paper_page(ex.paper.id): render_paper(ex, EXTRACTOR_VERSION) for ex in kg.extractions},
+        **render_views(kg, graph, title, EXTRACTOR_VERSION, views),
     }
     written = write_files(out, files)
     return BuildSummary(

@@ -60,8 +60,15 @@ def main(verbose: bool) -> None:
     help="Directory to write exports to.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option(
+    "--views",
+    type=click.Choice(["all", "overview", "none"]),
+    default="all",
+    show_default=True,
+    help="HTML views: all (overview, paper and entity pages), overview only, none.",
+)
 @_handle_errors
-def build(inputs: tuple[Path, ...], out: Path, quiet: bool) -> None:
+def build(inputs: tuple[Path, ...], out: Path, quiet: bool, views: str) -> None:
     """Read abstracts and write the knowledge graph to OUT.
 
     INPUTS are files or directories of abstracts (default: seeds/). A file holds a heading
@@ -86,7 +93,7 @@ def build(inputs: tuple[Path, ...], out: Path, quiet: bool) -> None:
             bar.length = total
             bar.update(done - bar.pos)
 
-        summary = run_build(list(inputs) or [Path("seeds")], out, on_progress=progress)
+        summary = run_build(list(inputs) or [Path("seeds")], out, on_progress=progress, views=views)
     if quiet:
         return
     types = ", ".join(f"{n} {t}" for t, n in summary.entities_by_type.items())

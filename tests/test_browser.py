@@ -1,8 +1,7 @@
-"""The HTML view in a real browser: Debian's chromium driven by Playwright, network blocked."""
+"""Every kind of view in a real browser: Debian's chromium driven by Playwright, offline."""
 
 from __future__ import annotations
 
-import networkx as nx
 import pytest
 from conftest import REQUIRE_TOOLS, need_tool
 
@@ -28,51 +27,80 @@ def browser():
         browser.close()
 
 
-def open_view(browser, path):
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    remote: list[str] = []
-    errors: list[str] = []
+class View:
+    """A page opened with the network blocked, its remote requests and console errors."""
 
-    def block(route):
-        remote.append(route.request.url)
+    def __init__(self, browser, path):
+        self.page = browser.new_page(viewport={"width": 1400, "height": 900})
+        self.remote: list[str] = []
+        self.errors: list[str] = []
+        self.page.route("http://**/*", self._block)
+        self.page.route("https://**/*", self._block)
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else 0)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_function("typeof window.kgDrawnAt === 'number'", timeout=60_000)
+
+    def _block(self, route):
+        self.remote.append(route.request.url)
         route.abort()
 
-    page.route("http://**/*", block)
-    page.route("https://**/*", block)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(path.as_uri())
-    page.wait_for_function(
-        "typeof network !== 'undefined' && network.body.data.nodes.length > 0", timeout=30_000
+    def drawn(self) -> int:
+        return self.page.evaluate("network.body.data.nodes.length")
+
+    def intended(self) -> int:
+        return int(self.page.get_attribute("body", "data-nodes"))
+
+    def click_node(self, node_id: str) -> None:
+        """A real mouse click where the node is drawn."""
+        self.page.evaluate(f"network.focus({node_id!r}, {{scale: 1.5}})")
+        pos = self.page.evaluate(f"network.canvasToDOM(network.getPosition({node_id!r}))")
+        box = self.page.locator("#network").bounding_box()
+        self.page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
+
+    def clean(self) -> bool:
+        return self.remote == [] and self.errors == []
+
+
+def test_overview_draws_what_it_meant_and_finds_math500(browser, built, tmp_path):
+    view = View(browser, built / "index.html")
+    assert view.drawn() == view.intended() > 100
+    view.page.fill("#search", "math-500")
+    view.page.press("#search", "Enter")
+    assert view.page.evaluate("network.getSelectedNodes()") == ["entity:math500"]
+    assert "MATH500" in view.page.inner_text("#details")
+    view.page.screenshot(path=str(tmp_path / "overview.png"))
+    assert (tmp_path / "overview.png").stat().st_size > 10_000
+    assert view.clean(), (view.remote, view.errors)
+
+
+def test_click_on_an_entity_opens_its_page(browser, built):
+    view = View(browser, built / "index.html")
+    view.click_node("entity:math500")
+    view.page.wait_for_url("**/entities/math500.html")
+    view.page.wait_for_function("typeof window.kgDrawnAt === 'number'")
+    assert view.drawn() == view.intended() >= 3
+    assert view.clean(), (view.remote, view.errors)
+
+
+def test_paper_page_and_click_back_to_an_entity(browser, built):
+    paper = next(
+        p
+        for p in sorted((built / "papers").glob("*.html"))
+        if "entity:math500" in p.read_text(encoding="utf-8")
     )
-    return page, remote, errors
+    view = View(browser, paper)
+    assert view.drawn() == view.intended()
+    assert view.page.locator("mark.entity").count() > 0
+    view.click_node("entity:math500")
+    view.page.wait_for_url("**/entities/math500.html")
+    assert view.clean(), (view.remote, view.errors)
 
 
-def test_overview_draws_every_node_offline(browser, built):
-    page, remote, errors = open_view(browser, built / "index.html")
-    graph = nx.read_graphml(built / "kg.graphml")
-    assert page.evaluate("network.body.data.nodes.length") == graph.number_of_nodes()
-    page.wait_for_function("Object.keys(network.getPositions()).length > 0")
-    assert remote == [] and errors == []
-
-
-def test_paper_node_opens_its_page(browser, built):
-    page, remote, errors = open_view(browser, built / "index.html")
-    paper = page.evaluate("nodes.getIds().find(id => id.startsWith('paper:'))")
-    page.evaluate(
-        f"network.selectNodes(['{paper}']); "
-        f"network.body.emitter.emit('click', {{nodes: ['{paper}'], edges: []}})"
-    )
-    page.click("#open-view")
-    page.wait_for_load_state()
-    assert page.url.endswith(f"papers/{paper.removeprefix('paper:')}.html")
-    assert page.locator("mark.entity").count() > 0
-    assert remote == [] and errors == []
-
-
-def test_search_finds_math500(browser, built):
-    page, _, _ = open_view(browser, built / "index.html")
-    page.fill("#search", "MATH500")
-    page.press("#search", "Enter")
-    assert page.evaluate("network.getSelectedNodes()") == ["entity:math500"]
-    assert "MATH500" in page.inner_text("#details")
+def test_filters_hide_a_type(browser, built):
+    view = View(browser, built / "index.html")
+    view.page.uncheck("[data-type=Paper]")
+    hidden = view.page.evaluate("nodes.get({filter: n => n.hidden}).length")
+    papers = view.page.evaluate("nodes.get({filter: n => n.group === 'Paper'}).length")
+    assert hidden == papers == 38
+    assert view.clean()

@@ -1,47 +1,77 @@
 from __future__ import annotations
 
+import json
 import re
+
+from conftest import write
 
 from kg.build import build
 
-URL_IN_TAG = re.compile(r"<(script|link)[^>]+(src|href)=\"https?://", re.IGNORECASE)
+URL_IN_TAG = re.compile(r"<(script|link|img|iframe)[^>]+(src|href)=\"(https?:)?//", re.IGNORECASE)
 
 
-def test_overview_links_nothing_remote(built):
-    html = (built / "index.html").read_text(encoding="utf-8")
-    assert not URL_IN_TAG.search(html)
-    assert 'src="lib/vis-network.min.js"' in html
+def pages(directory):
+    return sorted(directory.rglob("*.html"))
+
+
+def test_no_view_links_anything_remote(built):
+    for page in pages(built):
+        html = page.read_text(encoding="utf-8")
+        assert not URL_IN_TAG.search(html), page
+        assert "@import" not in html and "fonts.googleapis" not in html, page
     assert (built / "lib" / "vis-network.min.js").stat().st_size > 400_000
-    assert "@import" not in html and "fonts.googleapis" not in html
 
 
-def test_abstract_markup_is_escaped(tmp_path):
-    source = tmp_path / "evil.txt"
-    source.write_text(
-        "Evil list 2026\n\nWe propose </script><script>alert(1)</script> "
-        "FooNet <b>bold</b> on MATH500.\n",
-        encoding="utf-8",
-    )
-    build([source], tmp_path / "out")
-    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert "<script>alert(1)</script>" not in html
-    assert "<b>bold</b>" not in html
-    assert "\\u003cscript\\u003ealert(1)" in html  # kept as data, shown as text
-    (page,) = (tmp_path / "out" / "papers").glob("*.html")
-    html = page.read_text(encoding="utf-8")
-    assert "<script>" not in html and "<b>bold</b>" not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+def test_vis_network_ships_once_and_exports_stay_small(built):
+    copies = [
+        p
+        for p in built.rglob("*")
+        if p.is_file() and b"vis-network" in p.read_bytes() and p.stat().st_size > 400_000
+    ]
+    assert [p.name for p in copies] == ["vis-network.min.js"]
+    total = sum(p.stat().st_size for p in built.rglob("*") if p.is_file())
+    assert total < 5_000_000, total
 
 
-def test_every_paper_has_a_page_with_its_mentions(built):
-    import json
-
+def test_every_paper_and_shared_entity_has_a_page(built):
     records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
-    pages = {p.stem for p in (built / "papers").glob("*.html")}
-    assert pages == {r["paper"] for r in records}
+    assert {p.stem for p in (built / "papers").glob("*.html")} == {r["paper"] for r in records}
+    papers_per_entity: dict[str, set[str]] = {}
+    for r in records:
+        for e in r["entities"]:
+            papers_per_entity.setdefault(e["entity"], set()).add(r["paper"])
+    shared = {k.replace("%", "_") for k, v in papers_per_entity.items() if len(v) >= 2}
+    assert {p.stem for p in (built / "entities").glob("*.html")} == shared
+    assert "math500" in shared
+
+
+def test_paper_page_highlights_mentions(built):
+    records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
     record = next(r for r in records if any(e["proposed"] for e in r["entities"]))
     html = (built / "papers" / f"{record['paper']}.html").read_text(encoding="utf-8")
-    assert not URL_IN_TAG.search(html)
     assert html.count('<mark class="entity"') >= len(record["entities"])
     proposed = next(e for e in record["entities"] if e["proposed"])
     assert f"{proposed['name']} (proposed)" in html
+    assert 'src="../lib/vis-network.min.js"' in html
+
+
+def test_entity_page_lists_its_papers_and_results(built):
+    html = (built / "entities" / "math500.html").read_text(encoding="utf-8")
+    assert html.count('href="../papers/') >= 2
+    assert "80.6%" in html and "exact-match accuracy" in html
+
+
+def test_abstract_markup_is_escaped_in_every_view(tmp_path):
+    evil = "</script><script>alert(1)</script> <b>bold</b> <img src=x onerror=alert(2)>"
+    source = write(
+        tmp_path / "evil.txt",
+        f"Evil list 2026\n\nWe propose FooNet on MATH500. {evil}\n"
+        f"We propose BarNet on MATH500 too. {evil}\n",
+    )
+    build([source], tmp_path / "out")
+    views = pages(tmp_path / "out")
+    assert {p.parent.name for p in views} == {"out", "papers", "entities"}
+    for page in views:
+        html = page.read_text(encoding="utf-8")
+        assert "<script>alert(1)" not in html, page
+        assert "<b>bold</b>" not in html and "<img src=x" not in html, page

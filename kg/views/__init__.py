@@ -1,0 +1,41 @@
+"""Interactive HTML views: the overview, a page per paper and per entity in two or more
+papers. pyvis assembles what each draws, kg's template renders it, vis-network ships once
+in lib/, and every page opens from disk with no network."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from kg.graph import entity_node
+from kg.model import KnowledgeGraph
+from kg.views.data import COLOURS, page_of, vis_library
+from kg.views.pages import Site, entity_page, overview, paper_page
+
+__all__ = ["COLOURS", "VIEWS", "render_views", "vis_library"]
+
+#: which pages `render_views` writes
+VIEWS = ("all", "overview", "none")
+
+
+def render_views(
+    kg: KnowledgeGraph, graph: nx.MultiDiGraph, title: str, extractor: str, views: str = "all"
+) -> dict[str, str | bytes]:
+    """The pages of the views by path under exports/, with vis-network in lib/.
+
+    `views` is "all" (the overview, a page per paper and per entity in two or more papers),
+    "overview" (index.html alone, for large builds) or "none".
+    """
+    if views == "none":
+        return {}
+    files: dict[str, str | bytes] = {"index.html": overview(graph, title), **vis_library()}
+    if views == "overview":
+        return files
+    site = Site.of(kg, graph)
+    for ex in kg.extractions:
+        files[f"papers/{ex.paper.id}.html"] = paper_page(ex, site, extractor)
+    for entity in kg.entities:
+        node = entity_node(entity.key)
+        page = page_of(node, graph.nodes[node])
+        if page is not None:
+            files[page] = entity_page(entity, site)
+    return files
