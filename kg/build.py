@@ -43,6 +43,8 @@ def build(
     *,
     on_progress: Callable[[int, int], None] | None = None,
     views: str = "all",
+    fmt: str | None = None,
+    strict: bool = False,
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
 
@@ -51,6 +53,8 @@ def build(
         out: the exports directory (created if missing).
         on_progress: called with (papers extracted, papers in all) as extraction goes.
         views: which HTML views to write: "all", "overview" (index.html only) or "none".
+        fmt: the input format (see `kg.ingest.FORMATS`), or None to detect it per file.
+        strict: stop at the first bad record instead of skipping it with a warning.
 
     Returns:
         A `BuildSummary` of counts and the files written.
@@ -59,7 +63,7 @@ def build(
         InputError: an input is missing or malformed; nothing is written.
         ExportError: an export cannot be written; the previous exports are unchanged.
     """
-    papers = read_inputs(inputs)
+    papers = read_inputs(inputs, fmt, strict)
     log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
     total = len(papers)
     extractions = extract(

@@ -27,8 +27,37 @@ def _handle_errors(func: F) -> F:
         except KgError as error:
             click.echo(f"Error: {error}", err=True)
             sys.exit(error.exit_code)
+        except KeyboardInterrupt:
+            click.echo(
+                "Interrupted: nothing was written; the previous exports are unchanged", err=True
+            )
+            sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+class _EchoHandler(logging.Handler):
+    """Log records to stderr as "Warning: ..." lines, through click (so tests see them)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        label = "Warning" if record.levelno >= logging.WARNING else "Info"
+        click.echo(f"{label}: {record.getMessage()}", err=True)
+
+
+def _input_options(func: F) -> F:
+    """--format and --strict, shared by the commands that read abstracts."""
+    func = click.option(
+        "--strict",
+        is_flag=True,
+        help="Stop at the first bad record (bad JSON line, no abstract) instead of skipping it.",
+    )(func)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["lines", "paragraphs", "jsonl", "json", "csv", "tsv", "bibtex"]),
+        default=None,
+        help="Input format [default: from the extension and content].",
+    )(func)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,10 +72,10 @@ def main(verbose: bool) -> None:
       kg stats                 # what the graph holds
       kg query 'SELECT ...'    # SPARQL over exports/
     """
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    log = logging.getLogger("kg")
+    log.handlers = [_EchoHandler()]
+    log.setLevel(logging.INFO if verbose else logging.WARNING)
+    log.propagate = False
 
 
 @main.command()
@@ -67,22 +96,30 @@ def main(verbose: bool) -> None:
     show_default=True,
     help="HTML views: all (overview, paper and entity pages), overview only, none.",
 )
+@_input_options
 @_handle_errors
-def build(inputs: tuple[Path, ...], out: Path, quiet: bool, views: str) -> None:
+def build(
+    inputs: tuple[Path, ...], out: Path, quiet: bool, views: str, fmt: str | None, strict: bool
+) -> None:
     """Read abstracts and write the knowledge graph to OUT.
 
-    INPUTS are files or directories of abstracts (default: seeds/). A file holds a heading
-    line naming the collection ("ICML 2026 Papers") and then one abstract per line.
+    INPUTS are files or directories of abstracts (default: seeds/): a heading line naming
+    the collection ("ICML 2026 Papers") then one abstract per line; plain text with one
+    abstract per paragraph; JSON Lines or a JSON array of records with `title` and
+    `abstract` (and optional id, authors, year, venue, url, arxiv_id, doi); CSV or TSV with
+    a header; BibTeX entries with an `abstract` field. A record without an abstract or a
+    line that is not JSON is skipped with a warning (or stops the build with --strict).
 
-    Writes kg.ttl (RDF), kg.graphml (NetworkX), extractions.jsonl (per-abstract
-    extractions with offsets) and index.html (open it in a browser, no network needed).
-    Every file is written to a temporary file and renamed, so a failed build leaves the
-    previous exports as they were.
+    Writes kg.ttl, kg.nt, kg.jsonld and void.ttl (RDF), kg.graphml (NetworkX),
+    extractions.jsonl (per-abstract extractions with offsets) and the HTML views
+    (index.html: open it in a browser, no network needed). Every file is written to a
+    temporary file and renamed, so a failed build leaves the previous exports whole.
 
     \b
     Examples:
       kg build
-      kg build my_abstracts.txt --out /tmp/graph
+      kg build papers.jsonl --out /tmp/graph
+      kg build icml2024.csv --views overview
     """
     from kg.build import build as run_build
 
@@ -93,7 +130,14 @@ def build(inputs: tuple[Path, ...], out: Path, quiet: bool, views: str) -> None:
             bar.length = total
             bar.update(done - bar.pos)
 
-        summary = run_build(list(inputs) or [Path("seeds")], out, on_progress=progress, views=views)
+        summary = run_build(
+            list(inputs) or [Path("seeds")],
+            out,
+            on_progress=progress,
+            views=views,
+            fmt=fmt,
+            strict=strict,
+        )
     if quiet:
         return
     types = ", ".join(f"{n} {t}" for t, n in summary.entities_by_type.items())
@@ -103,7 +147,21 @@ def build(inputs: tuple[Path, ...], out: Path, quiet: bool, views: str) -> None:
     click.echo(f"relations: {sum(summary.relations_by_type.values())} ({relations})")
     click.echo(f"results:   {summary.results}")
     click.echo(f"triples:   {summary.triples}")
-    click.echo("wrote:     " + ", ".join(str(f) for f in summary.files))
+    click.echo(f"wrote:     {_files(summary.files, out)}")
+
+
+def _files(files: tuple[Path, ...], out: Path) -> str:
+    """ "kg.ttl, kg.nt, ..., papers/ (38 pages)": what a build wrote, folders counted."""
+    top: list[str] = []
+    folders: dict[str, int] = {}
+    for f in files:
+        rel = f.relative_to(out)
+        if len(rel.parts) == 1:
+            top.append(rel.name)
+        else:
+            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+    parts = top + [f"{name}/ ({n} files)" for name, n in sorted(folders.items())]
+    return f"{out}/: " + ", ".join(parts)
 
 
 @main.command()
@@ -215,8 +273,9 @@ def stats(exports: Path, top: int) -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_input_options
 @_handle_errors
-def extract(inputs: tuple[Path, ...]) -> None:
+def extract(inputs: tuple[Path, ...], fmt: str | None, strict: bool) -> None:
     """Print the extraction of each abstract in INPUTS as JSON Lines, without a graph.
 
     The records have the format ../shared/gold/score.py reads (text, entities, relations)
@@ -231,7 +290,8 @@ def extract(inputs: tuple[Path, ...]) -> None:
     from kg.ingest import read_inputs
     from kg.link import link
 
-    click.echo(extractions_jsonl(link(run_extract(read_inputs(inputs)))), nl=False)
+    papers = read_inputs(inputs, fmt, strict)
+    click.echo(extractions_jsonl(link(run_extract(papers))), nl=False)
 
 
 @main.command(name="eval")

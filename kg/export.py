@@ -80,9 +80,14 @@ def graphml(graph: nx.MultiDiGraph) -> str:
 def write_files(out: Path, files: Mapping[str, bytes | str]) -> list[Path]:
     """Write every file under `out` atomically: all to temporaries first, then rename.
 
+    Temporaries left by a build that was killed are removed first.
+
     Raises:
         ExportError: a file cannot be written; the files already in `out` are unchanged.
     """
+    if out.is_dir():
+        for stale in out.rglob(".*.tmp"):
+            stale.unlink(missing_ok=True)
     temps: list[tuple[Path, Path]] = []
     try:
         for name in sorted(files):
@@ -100,13 +105,20 @@ def write_files(out: Path, files: Mapping[str, bytes | str]) -> list[Path]:
                 os.fsync(handle.fileno())
             os.chmod(name_tmp, 0o644)
     except OSError as error:
-        for tmp, _ in temps:
-            tmp.unlink(missing_ok=True)
+        _remove(temps)
         where = error.filename or out
         raise ExportError(
             f"{where}: cannot write the exports ({error.strerror}); "
             "the previous exports are unchanged"
         ) from None
+    except BaseException:  # Ctrl-C: leave nothing half-written behind
+        _remove(temps)
+        raise
     for tmp, target in temps:
         os.replace(tmp, target)
     return [target for _, target in temps]
+
+
+def _remove(temps: list[tuple[Path, Path]]) -> None:
+    for tmp, _ in temps:
+        tmp.unlink(missing_ok=True)

@@ -40,6 +40,12 @@ class Paper:
     collection: str = ""  #: the heading line, e.g. "ICML 2026 Papers"
     venue: str | None = None
     year: int | None = None
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    url: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    external_id: str | None = None  #: the id the input gave (OpenReview, BibTeX key, ...)
 
 
 @dataclass(frozen=True, order=True)

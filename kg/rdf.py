@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from decimal import Decimal
+from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, SKOS
@@ -27,6 +29,7 @@ from kg.namespaces import (
     PAPER,
     PREFIXES,
     RESULT,
+    SCHEMA,
     VOID,
 )
 
@@ -89,6 +92,31 @@ def _concept(graph: Graph, concept: Concept) -> None:
         graph.add((node, KG.variantOf, ENTITY[concept.broader]))
 
 
+def _iri(text: str) -> URIRef | None:
+    """An http(s) IRI with unsafe characters escaped, or None when `text` is not one."""
+    if not re.match(r"https?://[^\s/]+", text):
+        return None
+    return URIRef(quote(text, safe=":/?#[]@!$&'()*+,;=%-._~"))
+
+
+def _metadata(graph: Graph, node: URIRef, p: Paper) -> None:
+    """Title, authors, links and identifiers a structured input gave."""
+    if p.title:
+        graph.add((node, DCTERMS.title, Literal(p.title)))
+    for author in p.authors:
+        graph.add((node, DCTERMS.creator, Literal(author)))
+    if p.url and (url := _iri(p.url)) is not None:
+        graph.add((node, SCHEMA.url, url))
+    if p.arxiv_id:
+        graph.add((node, DCTERMS.identifier, Literal(f"arXiv:{p.arxiv_id}")))
+        graph.add((node, SCHEMA.sameAs, URIRef(f"https://arxiv.org/abs/{quote(p.arxiv_id)}")))
+    if p.doi:
+        graph.add((node, DCTERMS.identifier, Literal(f"doi:{p.doi}")))
+        graph.add((node, SCHEMA.sameAs, URIRef(f"https://doi.org/{quote(p.doi, safe='/:;()')}")))
+    if p.external_id:
+        graph.add((node, DCTERMS.identifier, Literal(p.external_id)))
+
+
 def to_rdf(kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None) -> Graph:
     """Papers, entities, mentions, assertions with provenance, and results as RDF.
 
@@ -118,11 +146,13 @@ def to_rdf(kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | No
             graph.add((node, KG.venue, Literal(p.venue)))
         if p.year:
             graph.add((node, DCTERMS.date, Literal(str(p.year), datatype=XSD.gYear)))
+        _metadata(graph, node, p)
         collection = collection_iri(p)
         if collection is not None:
             graph.add((node, DCTERMS.isPartOf, collection))
             graph.add((collection, RDF.type, KG.Collection))
-            graph.add((collection, RDFS.label, Literal(p.collection)))
+            label = p.collection or f"{p.venue} {p.year}"
+            graph.add((collection, RDFS.label, Literal(label)))
     concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
     keys = {e.key for e in kg.entities}
     for e in kg.entities:

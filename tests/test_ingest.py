@@ -91,7 +91,7 @@ def test_any_utf8_text_reads_without_crash_and_keeps_lines(lines):
         path = Path(tmp) / "random.txt"
         path.write_text("\n".join(lines), encoding="utf-8")
         try:
-            papers = read_file(path)
+            papers = read_file(path, "lines")
         except InputError as error:
             assert str(path) in str(error)
             return

@@ -15,6 +15,8 @@ EXTRACTOR_VERSION = "kg-extractor/0.1.0"
 def make_nlp(lexicon_path: str = "") -> Language:
     """Build the extraction pipeline; `lexicon_path` overrides ontology/lexicon.ttl."""
     nlp = spacy.blank("en")
+    # spaCy's 1M-character guard protects its parser's memory; this pipeline is linear
+    nlp.max_length = 50_000_000
     customize_tokenizer(nlp)
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("kg_abbreviations")

@@ -68,7 +68,9 @@ def options() -> dict:
 
 def _title(node: str, data: dict) -> str:
     if data["kind"] == "paper":
-        return f"Paper ({data['source']}, line {data['line']})\n\n{data['text']}"
+        head = f"{data['title']}\n" if data.get("title") else ""
+        by = f"{data['authors']}\n" if data.get("authors") else ""
+        return f"{head}{by}Paper ({data['source']}, line {data['line']})\n\n{data['text']}"
     aliases = data["aliases"].replace("|", ", ")
     also = f"also: {aliases}\n" if aliases else ""
     return f"{data['type']}: {data['label']}\n{also}papers: {data['papers']}"

@@ -194,7 +194,7 @@ def paper_page(ex: Extraction, site: Site, extractor: str) -> str:
     )
     note = f"this paper, its {len(mine)} entities and {len(near)} papers that share them"
     return _page(
-        first_words(p.text),
+        p.title or first_words(p.text),
         vis,
         lib="../lib",
         home="../index.html",
@@ -213,9 +213,13 @@ def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
 
 def _meta(ex: Extraction) -> str:
     p = ex.paper
-    where = f"{p.source}, line {p.line} · paper {p.id}"
-    venue = f"{p.venue} {p.year}" if p.venue and p.year else p.collection
-    return f"{venue} · {where}" if venue else where
+    parts = ["; ".join(p.authors)] if p.authors else []
+    venue = f"{p.venue} {p.year}" if p.venue and p.year else (p.venue or p.collection)
+    parts += [venue] if venue else []
+    parts += [f"arXiv:{p.arxiv_id}"] if p.arxiv_id else []
+    parts += [f"doi:{p.doi}"] if p.doi else []
+    parts.append(f"{p.source}, line {p.line} · paper {p.id}")
+    return " · ".join(parts)
 
 
 def _highlight(ex: Extraction) -> str:

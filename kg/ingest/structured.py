@@ -1,0 +1,108 @@
+"""Structured inputs: JSON Lines, JSON arrays, CSV and TSV with a header, BibTeX."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from pathlib import Path
+
+from kg.errors import InputError
+from kg.ingest.papers import paper_from_record
+from kg.model import Paper
+
+log = logging.getLogger(__name__)
+
+
+def _skip(path: Path, line: int, message: str, strict: bool) -> None:
+    if strict:
+        raise InputError(path, message, line=line)
+    log.warning("%s:%d: %s; skipped", path, line, message)
+
+
+def read_jsonl(path: Path, text: str, strict: bool) -> list[Paper | None]:
+    """One JSON object a line."""
+    papers: list[Paper | None] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            _skip(path, number, f"not JSON ({error.msg} at column {error.colno})", strict)
+            continue
+        if not isinstance(record, dict):
+            _skip(path, number, "not a JSON object", strict)
+            continue
+        papers.append(
+            paper_from_record(
+                record, source=path, line=number, index=len(papers) + 1, strict=strict
+            )
+        )
+    return papers
+
+
+def read_json(path: Path, text: str, strict: bool) -> list[Paper | None]:
+    """A JSON array of objects (or an object with a list under "papers" or "records")."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            path, f"not JSON: {error.msg} at column {error.colno}", line=error.lineno
+        ) from None
+    if isinstance(data, dict):
+        data = next(
+            (data[k] for k in ("papers", "records", "items") if isinstance(data.get(k), list)),
+            [data],
+        )
+    if not isinstance(data, list):
+        raise InputError(path, "expected a JSON array of records with an abstract")
+    papers: list[Paper | None] = []
+    for i, record in enumerate(data, 1):
+        if not isinstance(record, dict):
+            _skip(path, 1, f"item {i} is not a JSON object", strict)
+            continue
+        papers.append(paper_from_record(record, source=path, line=1, index=i, strict=strict))
+    return papers
+
+
+def read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Paper | None]:
+    """CSV or TSV with a header row that names an `abstract` column."""
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    if "abstract" not in header:
+        found = ", ".join(header) or "none"
+        raise InputError(path, f"no `abstract` column in the header (found: {found})", line=1)
+    papers: list[Paper | None] = []
+    try:
+        for i, row in enumerate(reader, 1):
+            if None in row:  # more cells than the header names
+                _skip(path, reader.line_num, "more cells than the header has columns", strict)
+                continue
+            papers.append(
+                paper_from_record(row, source=path, line=reader.line_num, index=i, strict=strict)
+            )
+    except csv.Error as error:
+        raise InputError(
+            path, f"not {('CSV', 'TSV')[delimiter == chr(9)]}: {error}", line=reader.line_num
+        ) from None
+    return papers
+
+
+def read_bibtex(path: Path, text: str, strict: bool) -> list[Paper | None]:
+    """BibTeX entries with an `abstract` field (bibtexparser)."""
+    import bibtexparser
+    from bibtexparser.bparser import BibTexParser
+
+    parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False)
+    try:
+        database = bibtexparser.loads(text, parser=parser)
+    except Exception as error:  # bibtexparser raises pyparsing and its own errors
+        raise InputError(path, f"not BibTeX: {error}") from None
+    papers: list[Paper | None] = []
+    for i, entry in enumerate(database.entries, 1):
+        key = entry.get("ID", "")
+        line = next((n for n, row in enumerate(text.splitlines(), 1) if key and key in row), 1)
+        papers.append(paper_from_record(entry, source=path, line=line, index=i, strict=strict))
+    return papers
