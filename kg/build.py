@@ -14,7 +14,7 @@ from kg.extract import EXTRACTOR_VERSION, extract, make_nlp
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
-from kg.rdf import jsonld, ntriples, to_rdf, void_description
+from kg.rdf import convert, ntriples, to_rdf, void_description
 from kg.views import render_views
 
 log = logging.getLogger(__name__)
@@ -74,12 +74,13 @@ def build(
     kg = link(extractions)
     graph = to_networkx(kg)
     rdf = to_rdf(kg, EXTRACTOR_VERSION)
+    nt = ntriples(rdf)
     venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
     title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
     files: dict[str, str | bytes] = {
-        "kg.ttl": rdf.serialize(format="turtle"),
-        "kg.nt": ntriples(rdf),
-        "kg.jsonld": jsonld(rdf),
+        "kg.ttl": convert(nt, "turtle"),
+        "kg.nt": nt,
+        "kg.jsonld": convert(nt, "jsonld"),
         "void.ttl": void_description(rdf, __version__).serialize(format="turtle"),
         "kg.graphml": graphml(graph),
         "extractions.jsonl": extractions_jsonl(kg),

@@ -84,10 +84,13 @@ def link(
             for n in (e.name, *e.aliases):
                 local[(ex.paper.id, n)] = root
 
+    keys_of: dict[str, set[str]] = defaultdict(set)
+    for k in list(uf.parent):
+        keys_of[uf.find(k)].add(k)
     final_key: dict[str, str] = {}
     entities: list[Entity] = []
     for root, items in members.items():
-        keys = {uf_key for uf_key, r in uf.parent.items() if uf.find(uf_key) == root}
+        keys = keys_of[root]
         concept = next((concepts[k] for k in sorted(keys) if k in concepts), None)
         names = Counter(e.name for _, e in items)  # type: ignore[attr-defined]
         if concept is not None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import quote
 
 _SUFFIX = re.compile(r"\s+(dataset|datasets|benchmark|benchmarks|suite)$")
 _NOISE = re.compile(r"[\s\-\u2010-\u2015_.·'’‘`\"]+")
 
 
+@lru_cache(maxsize=262144)
 def fold(name: str) -> str:
     """Fold case, spaces, hyphens, dots and apostrophes: MATH-500 and MATH500 fold alike.
 

@@ -1,14 +1,17 @@
-"""The RDF view of the graph (rdflib), described by ontology/kg.ttl.
+"""The RDF view of the graph, described by ontology/kg.ttl.
 
-Every node has a content-derived IRI (no blank nodes), so the Turtle is deterministic and
-two builds of the same input compare equal line by line.
+Triples are rdflib terms collected in a plain set (`Triples`): kg only adds and writes, so
+rdflib's indexes (about 1 KB a triple, and most of the time at a million triples) are
+skipped. The N-Triples are written by kg, sorted; Oxigraph turns them into Turtle and
+JSON-LD. Every node has a content-derived IRI (no blank nodes), so two builds of the same
+input are byte-identical.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from urllib.parse import quote
 
@@ -45,6 +48,34 @@ PREDICATES: dict[RelationType, URIRef] = {
 _PAPER_LEVEL = (RelationType.USES, RelationType.EVALUATED_ON)
 
 
+Term = URIRef | Literal
+Triple = tuple[URIRef, URIRef, Term]
+
+
+class Triples:
+    """A set of triples: what kg writes, with none of an rdflib graph's indexes."""
+
+    def __init__(self) -> None:
+        self._triples: set[Triple] = set()
+
+    def add(self, triple: Triple) -> None:
+        """Add one (subject, predicate, object) triple."""
+        self._triples.add(triple)
+
+    def __len__(self) -> int:
+        return len(self._triples)
+
+    def __iter__(self) -> Iterator[Triple]:
+        return iter(self._triples)
+
+    def graph(self) -> Graph:
+        """The triples in an rdflib graph with kg's prefixes (for SPARQL or rdflib users)."""
+        graph = new_graph()
+        for triple in self._triples:
+            graph.add(triple)
+        return graph
+
+
 def new_graph() -> Graph:
     """An empty rdflib graph with kg's prefixes bound."""
     graph = Graph(bind_namespaces="none")
@@ -66,7 +97,7 @@ def collection_iri(paper: Paper) -> URIRef | None:
     return None
 
 
-def _span(graph: Graph, paper: Paper, start: int, end: int) -> URIRef:
+def _span(graph: Triples, paper: Paper, start: int, end: int) -> URIRef:
     """A kg:TextSpan of the paper with its oa:TextPositionSelector."""
     span = PAPER[f"{paper.id}/span/{start}-{end}"]
     selector = PAPER[f"{paper.id}/span/{start}-{end}/selector"]
@@ -80,7 +111,7 @@ def _span(graph: Graph, paper: Paper, start: int, end: int) -> URIRef:
     return span
 
 
-def _concept(graph: Graph, concept: Concept) -> None:
+def _concept(graph: Triples, concept: Concept) -> None:
     node = ENTITY[concept.key]
     graph.add((node, RDF.type, KG[concept.type.value]))
     graph.add((node, SKOS.prefLabel, Literal(concept.label)))
@@ -99,7 +130,7 @@ def _iri(text: str) -> URIRef | None:
     return URIRef(quote(text, safe=":/?#[]@!$&'()*+,;=%-._~"))
 
 
-def _metadata(graph: Graph, node: URIRef, p: Paper) -> None:
+def _metadata(graph: Triples, node: URIRef, p: Paper) -> None:
     """Title, authors, links and identifiers a structured input gave."""
     if p.title:
         graph.add((node, DCTERMS.title, Literal(p.title)))
@@ -117,7 +148,9 @@ def _metadata(graph: Graph, node: URIRef, p: Paper) -> None:
         graph.add((node, DCTERMS.identifier, Literal(p.external_id)))
 
 
-def to_rdf(kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None) -> Graph:
+def to_rdf(
+    kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None
+) -> Triples:
     """Papers, entities, mentions, assertions with provenance, and results as RDF.
 
     Args:
@@ -128,9 +161,10 @@ def to_rdf(kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | No
             the top of its family (every Qwen model is a variant of entity:qwen).
 
     Returns:
-        An rdflib `Graph` whose terms the ontology (ontology/kg.ttl) defines.
+        The `Triples`, whose terms the ontology (ontology/kg.ttl) defines; `.graph()` gives
+        an rdflib graph.
     """
-    graph = new_graph()
+    graph = Triples()
     agent = AGENT[extractor.replace("/", "-")]
     graph.add((agent, RDF.type, KG.Extractor))
     graph.add((agent, RDFS.label, Literal(extractor)))
@@ -224,11 +258,11 @@ def _decimal(value: Decimal) -> Literal:
     return Literal(lexical if "." in lexical else lexical + ".0", datatype=XSD.decimal)
 
 
-def _sentence(graph: Graph, paper: Paper, sentence: Sentence) -> URIRef:
+def _sentence(graph: Triples, paper: Paper, sentence: Sentence) -> URIRef:
     return _span(graph, paper, sentence.start, sentence.end)
 
 
-def void_description(graph: Graph, version: str) -> Graph:
+def void_description(graph: Triples, version: str) -> Graph:
     """A VoID description of the export: size, classes, licence and the kg that wrote it."""
     void = new_graph()
     void.add((DATASET, RDF.type, VOID.Dataset))
@@ -238,12 +272,11 @@ def void_description(graph: Graph, version: str) -> Graph:
     void.add((DATASET, VOID.vocabulary, URIRef(str(KG._NS))))
     void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))
     void.add((DATASET, VOID.triples, Literal(len(graph), datatype=XSD.integer)))
-    entities = {
-        s for s, _, o in graph.triples((None, RDF.type, None)) if str(s).startswith(str(ENTITY))
-    }
+    typed = [(s, o) for s, p, o in graph if p == RDF.type]
+    entities = {s for s, _ in typed if str(s).startswith(str(ENTITY))}
     void.add((DATASET, VOID.entities, Literal(len(entities), datatype=XSD.integer)))
     counts: dict[URIRef, int] = {}
-    for _, _, cls in graph.triples((None, RDF.type, None)):
+    for _, cls in typed:
         if isinstance(cls, URIRef):
             counts[cls] = counts.get(cls, 0) + 1
     void.add((DATASET, VOID.classes, Literal(len(counts), datatype=XSD.integer)))
@@ -256,27 +289,46 @@ def void_description(graph: Graph, version: str) -> Graph:
     return void
 
 
-def ntriples(graph: Graph) -> str:
-    """The graph as N-Triples, one triple a line, sorted: diffable and streamable."""
-    lines = graph.serialize(format="nt").splitlines()
-    return "\n".join(sorted(line for line in lines if line.strip())) + "\n"
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_CONTROL = re.compile(r'[\\"\x00-\x1f\x7f]')
 
 
-def jsonld(graph: Graph) -> str:
-    """The graph as JSON-LD with kg's prefixes as its context, nodes sorted by @id.
+def _escape(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return _ESCAPES.get(char) or f"\\u{ord(char):04X}"
 
-    rdflib emits nodes in hash order, which changes between runs; RDF values are sets (kg
-    writes no rdf:List), so sorting every array changes nothing but the bytes.
+
+def _nt(term: Term) -> str:
+    if isinstance(term, URIRef):
+        return f"<{term}>"
+    text = '"' + _CONTROL.sub(_escape, str(term)) + '"'
+    if term.language:
+        return f"{text}@{term.language}"
+    if term.datatype and str(term.datatype) != str(XSD.string):
+        return f"{text}^^<{term.datatype}>"
+    return text
+
+
+def ntriples(graph: Triples | Graph) -> str:
+    """The triples as N-Triples, one a line, sorted: diffable, streamable, deterministic."""
+    lines = sorted({f"{_nt(s)} {_nt(p)} {_nt(o)} ." for s, p, o in graph})  # type: ignore[arg-type]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def convert(nt: str, fmt: str) -> str:
+    """N-Triples text as Turtle (with kg's prefixes) or JSON-LD, by Oxigraph.
+
+    Oxigraph writes the triples in the order given, so sorted input gives the same bytes.
     """
-    context = {prefix: iri for prefix, iri in sorted(PREFIXES.items())}
-    data = json.loads(graph.serialize(format="json-ld", context=context))
-    return json.dumps(_sorted(data), ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    import pyoxigraph as ox
 
-
-def _sorted(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _sorted(v) for k, v in value.items()}
-    if isinstance(value, list):
-        items = [_sorted(v) for v in value]
-        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
-    return value
+    target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
+    triples = ox.parse(nt.encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+    out = ox.serialize(triples, format=target, prefixes=dict(sorted(PREFIXES.items())))
+    assert out is not None
+    text = out.decode("utf-8")
+    if fmt == "turtle":  # the prefix lines in a fixed order, whatever the writer's map does
+        lines = text.splitlines()
+        head = sorted(line for line in lines if line.startswith("@prefix"))
+        text = "\n".join(head + [line for line in lines if not line.startswith("@prefix")])
+    return text if text.endswith("\n") else text + "\n"

@@ -76,6 +76,8 @@ class LexiconMatcher:
             key = doc.vocab.strings[match_id]
             spans.append(Span(doc, start, end, label=self.concepts[key].type.value, kb_id=key))
         for token in doc:
+            if token.is_alpha or token.is_punct or token.is_space:
+                continue  # folded labels hold a digit or a separator
             concept = self.folded.get(fold(token.text))
             if concept is not None and any(c.isupper() or c.isdigit() for c in token.text):
                 spans.append(
@@ -92,13 +94,46 @@ def make_candidates(nlp: Language, name: str) -> CandidateFinder:
 
 
 class CandidateFinder:
-    """Tokens shaped like names (ReaForest, GRPO, Sora-2), acronym long forms, list members."""
+    """Tokens shaped like names (ReaForest, GRPO, Sora-2), acronym long forms, list members.
+
+    Works on the token texts, read once per document; shape and stop-list checks are cached
+    by text, since names repeat across abstracts.
+    """
+
+    _STOP_PHRASE = frozenset(
+        {
+            "which",
+            "that",
+            "to",
+            "for",
+            "with",
+            "and",
+            "as",
+            "by",
+            "in",
+            "on",
+            "of",
+            "from",
+            "where",
+            "whose",
+            "based",
+        }
+    )
+    _AFTER_PHRASE = frozenset({",", ".", "(", "which", "that", ";", ":", "—", "to", "for"})
+    _SEPARATORS = frozenset({",", "and", "or", "&"})
 
     def __init__(self, stop_words: frozenset[str] = frozenset()) -> None:
         self.cues = load_cues()
         self.stop_words = stop_words
+        self._generic_cache: dict[str, bool] = {}
 
     def _generic(self, text: str) -> bool:
+        found = self._generic_cache.get(text)
+        if found is None:
+            found = self._generic_cache[text] = self._is_generic(text)
+        return found
+
+    def _is_generic(self, text: str) -> bool:
         lower = re.sub(r"['’]s$", "", text.lower())
         if lower in self.cues.generic_terms or lower.rstrip("s") in self.cues.generic_terms:
             return True
@@ -113,97 +148,88 @@ class CandidateFinder:
         return bool(re.fullmatch(r"[a-z]-\d+", lower))  # "L-1": an index, not a name
 
     def __call__(self, doc: Doc) -> Doc:
+        words = [t.text for t in doc]
+        sentence = [0] * len(words)
+        for n, sent in enumerate(doc.sents):
+            sentence[sent.start : sent.end] = [n] * (sent.end - sent.start)
         spans: list[Span] = []
         rejected: set[str] = set()
         for start, end, short_i in doc._.abbreviations:
-            long, short = doc[start:end], doc[short_i]
-            if self._generic(short.text) or not (
-                self._named_long_form(long) or self._coined(doc, long, short.text)
+            long, short = doc[start:end], words[short_i]
+            if self._generic(short) or not (
+                self._named_long_form(long) or self._coined(doc, long, short)
             ):
-                rejected.add(short.text)  # "Time series forecasting (TSF)": TSF is no name
+                rejected.add(short)  # "Time series forecasting (TSF)": TSF is no name
                 continue
             spans.append(Span(doc, start, end, label="LONG"))
             spans.append(Span(doc, short_i, short_i + 1, label="SHORT"))
         strong = {
-            t.i
-            for t in doc
-            if is_name_shape(t.text) and not self._generic(t.text) and t.text not in rejected
+            i
+            for i, w in enumerate(words)
+            if is_name_shape(w) and not self._generic(w) and w not in rejected
         }
-        for i in sorted(strong):
-            spans.append(Span(doc, i, i + 1, label="SHAPE"))
-        spans.extend(self._proposal_phrases(doc))
-        spans.extend(self._emphasised(doc))
-        for token in doc:
-            if token.i in strong or not is_weak_name_shape(token.text):
+        spans.extend(Span(doc, i, i + 1, label="SHAPE") for i in sorted(strong))
+        spans.extend(self._proposal_phrases(doc, words))
+        spans.extend(self._emphasised(doc, words))
+        for i, w in enumerate(words):
+            if i in strong or not is_weak_name_shape(w):
                 continue
-            if self._in_list_with(doc, token.i, strong) or self._before_head(doc, token.i):
-                spans.append(Span(doc, token.i, token.i + 1, label="LIST"))
+            following = words[i + 1].lower() if i + 1 < len(words) else ""
+            if self._in_list_with(words, sentence, i, strong) or following in {
+                "benchmark",
+                "benchmarks",
+                "dataset",
+            }:
+                spans.append(Span(doc, i, i + 1, label="LIST"))
         urls = [m.span() for m in _URL.finditer(doc.text)]
         doc.spans[CANDIDATES] = [
             s for s in spans if not any(a < s.end_char and s.start_char < b for a, b in urls)
         ]
         return doc
 
-    def _emphasised(self, doc: Doc) -> list[Span]:
+    def _emphasised(self, doc: Doc, words: list[str]) -> list[Span]:
         """ "we introduce **E-commerce Video Ads Benchmark**": a bold name after a verb."""
         out = []
-        marks = [t.i for t in doc if t.text.startswith("**")]
+        marks = [i for i, w in enumerate(words) if w.startswith("**")]
         for open_, close in zip(marks[::2], marks[1::2], strict=False):
-            inner = doc[open_ + 1 : close]
-            cut = next((t.i for t in inner if t.text == "("), None)
-            if cut is not None:
-                inner = doc[inner.start : cut]
-            if not 0 < len(inner) <= 8 or not inner[0].text[:1].isalnum():
+            start, end = open_ + 1, close
+            end = next((j for j in range(start, end) if words[j] == "("), end)
+            if not 0 < end - start <= 8 or not words[start][:1].isalnum():
                 continue
-            before = doc[open_ - 1].lower_ if open_ > 0 else ""
-            if before in {"a", "an", "the", "our"} or not any(c.isupper() for c in inner.text):
+            before = words[open_ - 1].lower() if open_ > 0 else ""
+            if before in {"a", "an", "the", "our"} or not any(
+                c.isupper() for w in words[start:end] for c in w
+            ):
                 continue
-            out.append(Span(doc, inner.start, inner.end, label="EMPHASIS"))
+            out.append(Span(doc, start, end, label="EMPHASIS"))
         return out
 
-    def _proposal_phrases(self, doc: Doc) -> list[Span]:
+    def _proposal_phrases(self, doc: Doc, words: list[str]) -> list[Span]:
         """ "we introduce derivation graphs, which ...": the short noun phrase a proposal
         verb introduces, when no determiner says it is a description ("a new method")."""
         out = []
-        for token in doc[:-1]:
-            if token.lower_ not in self.cues.proposal_verbs or token.i == 0:
+        n = len(words)
+        for i in range(1, n - 1):
+            if words[i].lower() not in self.cues.proposal_verbs:
                 continue
-            if doc[token.i - 1].lower_ not in {"we", "also", "further", "then", "first"}:
+            if words[i - 1].lower() not in {"we", "also", "further", "then", "first"}:
                 continue
-            start = token.i + 1
-            while start < len(doc) and doc[start].text.startswith("*"):
+            start = i + 1
+            while start < n and words[start].startswith("*"):
                 start += 1
             end = start
-            while (
-                end < len(doc) and end - start < 6 and (doc[end].is_alpha or "-" in doc[end].text)
-            ):
-                if doc[end].lower_ in {
-                    "which",
-                    "that",
-                    "to",
-                    "for",
-                    "with",
-                    "and",
-                    "as",
-                    "by",
-                    "in",
-                    "on",
-                    "of",
-                    "from",
-                    "where",
-                    "whose",
-                    "based",
-                }:
+            while end < n and end - start < 6 and (words[end].isalpha() or "-" in words[end]):
+                if words[end].lower() in self._STOP_PHRASE:
                     break
                 end += 1
-            if end == start or doc[start].lower_ in self.cues.proposal_np_stop:
+            if end == start or words[start].lower() in self.cues.proposal_np_stop:
                 continue
-            if doc[start].is_lower and doc[start].lower_.endswith("ing") and end - start > 1:
+            first = words[start]
+            if first.islower() and first.endswith("ing") and end - start > 1:
                 continue  # "we propose using X": a verb phrase
-            stop = doc[end].text if end < len(doc) else "."
-            if stop not in {",", ".", "(", "which", "that", ";", ":", "—", "to", "for"}:
+            if (words[end] if end < n else ".") not in self._AFTER_PHRASE:
                 continue
-            if end - start == 1 and doc[start].is_lower:
+            if end - start == 1 and first.islower():
                 continue  # a single common word is no name
             out.append(Span(doc, start, end, label="PROPOSAL"))
         return out
@@ -231,18 +257,14 @@ class CandidateFinder:
             and long[-1].lower_ in self.cues.type_heads
         )
 
-    def _before_head(self, doc: Doc, i: int) -> bool:
-        nxt = doc[i + 1] if i + 1 < len(doc) else None
-        return nxt is not None and nxt.lower_ in {"benchmark", "benchmarks", "dataset"}
-
-    def _in_list_with(self, doc: Doc, i: int, strong: set[int]) -> bool:
+    def _in_list_with(
+        self, words: list[str], sentence: list[int], i: int, strong: set[int]
+    ) -> bool:
         """Is token i an item of a comma/and list that holds a strong name?"""
-        sent = doc[i].sent
         for direction in (-1, 1):
             j = i + direction
-            while sent.start <= j < sent.end:
-                text = doc[j].text
-                if text in {",", "and", "or", "&"}:
+            while 0 <= j < len(words) and sentence[j] == sentence[i]:
+                if words[j] in self._SEPARATORS:
                     j += direction
                     continue
                 if j in strong:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CAMEL = re.compile(r"[a-zà-ÿ][A-Z]|[A-Z]{2,}[a-z]")
 _SIZE = re.compile(r"^\d+(\.\d+)?[BMKbmk]$")
@@ -21,6 +22,7 @@ def _strong_part(part: str) -> bool:
     )
 
 
+@lru_cache(maxsize=262144)
 def is_name_shape(text: str) -> bool:
     """A token that looks like a coined name: camel case, capitals, letters with digits."""
     if len(text) < 2 or not _NAME_CHARS.match(text) or "+" in text[:-1]:
@@ -43,6 +45,7 @@ def is_name_shape(text: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=262144)
 def is_weak_name_shape(text: str) -> bool:
     """Title-case hyphenated compounds (Video-Holmes, Chain-of-Glimpse): names only in context."""
     parts = re.split(r"[-–]", text)
