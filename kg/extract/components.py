@@ -17,6 +17,7 @@ from spacy.util import filter_spans
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
+from kg.extract.sentences import sentence_of
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
 from kg.extract.typing_rules import decide_type
 from kg.lexicon import Concept, default_lexicon, load_lexicon
@@ -327,7 +328,10 @@ def _propagate_in_lists(doc: Doc, typed: list) -> list[str]:
     for i, (span, _, _) in enumerate(typed):
         if groups:
             prev = typed[groups[-1][-1]][0]
-            if prev.sent == span.sent and _separator_only(doc, prev.end, span.start):
+            sentence = sentence_of(doc)
+            if sentence[prev.start] == sentence[span.start] and _separator_only(
+                doc, prev.end, span.start
+            ):
                 groups[-1].append(i)
                 continue
         groups.append([i])

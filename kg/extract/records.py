@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.relations import Found, find_relations, proposed_keys
 from kg.extract.results import find_results
+from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.typing_rules import decide_type
 from kg.model import (
     EntityType,
@@ -38,8 +39,8 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     def original(span: Span) -> str:
         return paper.text[span.start_char : span.end_char]
 
-    sents = list(doc.sents)
-    sent_of = {s.start: i for i, s in enumerate(sents)}
+    bounds = sentence_bounds(doc)
+    sentence = sentence_of(doc)
     aliases: dict[str, str] = {}
     for start, end, short in doc._.abbreviations:
         long_span, short_span = doc[start:end], doc[short : short + 1]
@@ -58,7 +59,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         # the expansion's own type beats its acronym's; then the majority
         long_forms = [s for s in spans if fold(s.text) == key and len(s) > 1]
         types[key] = EntityType(long_forms[0].label_) if long_forms else votes.most_common(1)[0][0]
-        found.extend(Found(s, key, types[key], known) for s in spans)
+        found.extend(Found(s, key, types[key], known, sentence[s.start]) for s in spans)
     found.sort(key=lambda f: f.span.start)
 
     proposed = proposed_keys(doc, found)
@@ -73,8 +74,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
                 name=name,
                 type=types[key],
                 mentions=tuple(
-                    Mention(s.start_char, s.end_char, original(s), sent_of[s.sent.start])
-                    for s in spans
+                    Mention(s.start_char, s.end_char, original(s), sentence[s.start]) for s in spans
                 ),
                 aliases=tuple(n for n in names if n != name),
                 proposed=key in proposed,
@@ -88,9 +88,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         for h, rel, t, s in find_relations(doc, found, proposed)
     ]
     relations += [
-        ExtractedRelation(
-            paper.id, RelationType.PROPOSES, name_of[k], _first_sentence(k, found, sent_of)
-        )
+        ExtractedRelation(paper.id, RelationType.PROPOSES, name_of[k], _first_sentence(k, found))
         for k in proposed
     ]
     subject = next(
@@ -104,7 +102,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
             value=value,
             unit=unit,
             benchmark=name_of[bench] if bench else None,
-            sentence=sent_of[span.sent.start],
+            sentence=sentence[span.start],
             start=span.start_char,
             end=span.end_char,
             text=original(span),
@@ -115,12 +113,15 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     ]
     return Extraction(
         paper=paper,
-        sentences=tuple(Sentence(s.start_char, s.end_char) for s in sents),
+        sentences=tuple(
+            Sentence(doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text))
+            for start, end in bounds
+        ),
         entities=tuple(sorted(entities, key=lambda e: e.mentions[0].start)),
         relations=tuple(relations),
         results=tuple(results),
     )
 
 
-def _first_sentence(key: str, found: list[Found], sent_of: dict[int, int]) -> int:
-    return next(sent_of[f.span.sent.start] for f in found if f.key == key)
+def _first_sentence(key: str, found: list[Found]) -> int:
+    return next(f.sent for f in found if f.key == key)

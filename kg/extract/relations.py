@@ -57,14 +57,15 @@ class Found:
     key: str
     type: EntityType
     known: bool  #: in the lexicon: an existing thing, never proposed here
+    sent: int = 0  #: the number of the sentence it is in
 
 
 def proposed_keys(doc: Doc, found: list[Found]) -> list[str]:
     """Keys of the entities the paper introduces, in order of first proposal."""
     cues = load_cues()
     out: list[str] = []
-    for sent in doc.sents:
-        in_sent = [f for f in found if f.span.sent == sent]
+    for n, sent in enumerate(doc.sents):
+        in_sent = [f for f in found if f.sent == n]
         verb = _proposal_verb(sent, cues.proposal_verbs)
         if verb is not None:
             last: Found | None = None
@@ -125,9 +126,8 @@ def find_relations(
     main = systems[0] if systems else proposed[0]
     out: dict[tuple[str, RelationType, str], int] = {}
 
-    sents = list(doc.sents)
     # the evidence for a relation is best a sentence that names both ends
-    named = {(f.key, sents.index(f.span.sent)) for f in found}
+    named = {(f.key, f.sent) for f in found}
 
     def add(head: str, rel: RelationType, tail: str, sentence: int) -> None:
         if head == tail:
@@ -137,7 +137,7 @@ def find_relations(
             out[key] = sentence
 
     for index, sent in enumerate(doc.sents):
-        in_sent = [f for f in found if f.span.sent == sent]
+        in_sent = [f for f in found if f.sent == index]
         beaten: set[str] = set()
         cue = next((t.i for t in sent if t.lower_ in cues.strong_comparison_cues), None)
         if cue is not None:

@@ -46,11 +46,9 @@ def find_results(
     cues = load_cues()
     metric_words, skip = cues.metric_words, cues.result_skip_cues
     out: list[tuple[str | None, str | None, Decimal, str, str | None, Span]] = []
-    for sent in doc.sents:
+    for n, sent in enumerate(doc.sents):
         resources = [
-            f
-            for f in found
-            if f.span.sent == sent and f.type in (EntityType.BENCHMARK, EntityType.DATASET)
+            f for f in found if f.sent == n and f.type in (EntityType.BENCHMARK, EntityType.DATASET)
         ]
         for token in sent:
             if token.i + 1 >= len(doc) or doc[token.i + 1].text != "%":
@@ -75,9 +73,7 @@ def find_results(
                 continue
             # the system the figure belongs to: the last one named before it, else the paper's
             systems = [
-                f
-                for f in found
-                if f.span.sent == sent and f.span.end <= token.i and f.type in _SYSTEMS
+                f for f in found if f.sent == n and f.span.end <= token.i and f.type in _SYSTEMS
             ]
             mine = [f for f in systems if f.key in proposed]
             owner: str | None

@@ -13,6 +13,7 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
+from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
 from kg.lexicon import default_lexicon
 from kg.model import EntityType
@@ -118,13 +119,22 @@ def family_suffix(name: str) -> str | None:
 _NAMING = {",", "called", "dubbed", "named", "termed", "coined", "namely", "(", "as"}
 
 
+def _sentence(doc: Doc, span: Span) -> tuple[int, int]:
+    return sentence_bounds(doc)[sentence_of(doc)[span.start]]
+
+
+def _sentence_start(doc: Doc, span: Span) -> int:
+    return _sentence(doc, span)[0]
+
+
 def _head_naming(doc: Doc, span: Span) -> EntityType | None:
     """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it."""
     heads = load_cues().type_heads
     j = span.start - 1
-    while j >= span.sent.start and doc[j].lower_ in _NAMING:
+    first = _sentence_start(doc, span)
+    while j >= first and doc[j].lower_ in _NAMING:
         j -= 1
-    if j >= span.sent.start and j < span.start - 1 and doc[j].lower_ in heads:
+    if j >= first and j < span.start - 1 and doc[j].lower_ in heads:
         return heads[doc[j].lower_]
     return None
 
@@ -147,7 +157,7 @@ def _head_after(doc: Doc, span: Span) -> EntityType | None:
 
 
 def _head_before(doc: Doc, span: Span) -> EntityType | None:
-    sent_start = span.sent.start
+    sent_start = _sentence_start(doc, span)
     for j in range(span.start - 1, max(sent_start, span.start - 8) - 1, -1):
         word = doc[j].lower_
         if word in {"benchmark", "benchmarks"}:
@@ -192,7 +202,7 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     if (
         span.start > 0
         and doc[span.start - 1].lower_ in {"on", "across"}
-        and any(t.lower_ in _EVAL_WORDS for t in span.sent)
+        and any(t.lower_ in _EVAL_WORDS for t in doc[slice(*_sentence(doc, span))])
     ):
         return EntityType.BENCHMARK, "evaluated on"
     return EntityType.METHOD, "default"
