@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg import __version__
+from kg.cache import ExtractionCache
+from kg.engines import run_extraction
 from kg.export import extractions_jsonl, graphml, write_files
-from kg.extract import EXTRACTOR_VERSION, extract, make_nlp
+from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
@@ -30,6 +32,7 @@ class BuildSummary:
     results: int
     triples: int
     files: tuple[Path, ...]
+    cached: int = 0  #: extractions reused from the cache
 
     @property
     def entities(self) -> int:
@@ -45,6 +48,10 @@ def build(
     views: str = "all",
     fmt: str | None = None,
     strict: bool = False,
+    engine: str = "local",
+    scheduler: str | None = None,
+    cache: bool = True,
+    cache_dir: Path | None = None,
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
 
@@ -55,6 +62,10 @@ def build(
         views: which HTML views to write: "all", "overview" (index.html only) or "none".
         fmt: the input format (see `kg.ingest.FORMATS`), or None to detect it per file.
         strict: stop at the first bad record instead of skipping it with a warning.
+        engine: where extraction runs: "local" or "dask" (see `kg.engines`).
+        scheduler: the Dask scheduler address for engine "dask".
+        cache: reuse extractions of abstracts already read by this extractor version.
+        cache_dir: where the cache lives (default: `kg.cache.default_cache_dir()`).
 
     Returns:
         A `BuildSummary` of counts and the files written.
@@ -66,11 +77,18 @@ def build(
     papers = read_inputs(inputs, fmt, strict)
     log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
     total = len(papers)
-    extractions = extract(
-        papers,
-        make_nlp(),
-        on_progress=(lambda done: on_progress(done, total)) if on_progress else None,
-    )
+    store = ExtractionCache(cache_dir) if cache else None
+    try:
+        extractions, cached = run_extraction(
+            papers,
+            engine=engine,
+            scheduler=scheduler,
+            cache=store,
+            on_progress=(lambda done: on_progress(done, total)) if on_progress else None,
+        )
+    finally:
+        if store is not None:
+            store.close()
     kg = link(extractions)
     graph = to_networkx(kg)
     rdf = to_rdf(kg, EXTRACTOR_VERSION)
@@ -94,4 +112,5 @@ def build(
         results=len(kg.results),
         triples=len(rdf),
         files=tuple(written),
+        cached=cached,
     )

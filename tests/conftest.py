@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ from click.testing import CliRunner
 
 from kg.build import build
 from kg.extract import make_nlp
+
+# the extraction cache of the test session lives in a temporary directory of its own
+os.environ["KG_CACHE_DIR"] = tempfile.mkdtemp(prefix="kg-test-cache-")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"

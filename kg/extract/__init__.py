@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from spacy.language import Language
 
@@ -11,7 +11,18 @@ from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp
 from kg.extract.records import doc_to_extraction
 from kg.model import Extraction, Paper
 
-__all__ = ["EXTRACTOR_VERSION", "extract", "make_nlp"]
+__all__ = ["EXTRACTOR_VERSION", "extract", "iter_extract", "make_nlp"]
+
+
+def iter_extract(
+    papers: Iterable[Paper], nlp: Language | None = None, *, batch_size: int = 64
+) -> Iterator[Extraction]:
+    """Extractions of `papers`, one by one and in order, as the pipeline reads them."""
+    nlp = nlp or make_nlp()
+    papers = list(papers)
+    docs = nlp.pipe((blank_markup(p.text) for p in papers), batch_size=batch_size)
+    for paper, doc in zip(papers, docs, strict=True):
+        yield doc_to_extraction(doc, paper)
 
 
 def extract(
@@ -32,12 +43,9 @@ def extract(
     Returns:
         One `Extraction` per paper, in the order given.
     """
-    nlp = nlp or make_nlp()
-    papers = list(papers)
     out = []
-    docs = nlp.pipe((blank_markup(p.text) for p in papers), batch_size=batch_size)
-    for done, (paper, doc) in enumerate(zip(papers, docs, strict=True), 1):
-        out.append(doc_to_extraction(doc, paper))
+    for done, ex in enumerate(iter_extract(papers, nlp, batch_size=batch_size), 1):
+        out.append(ex)
         if on_progress is not None:
             on_progress(done)
     return out

@@ -1,0 +1,122 @@
+"""The extraction cache and the Dask engine give what a clean local build gives."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import SEEDS, write
+
+from kg.build import build
+from kg.cache import ExtractionCache
+from kg.cli import main
+from kg.engines import run_extraction
+from kg.ingest import read_inputs
+
+
+def snapshot(directory):
+    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+def test_a_rebuild_reuses_the_cache_and_writes_the_same_bytes(tmp_path):
+    first = build([SEEDS], tmp_path / "a", cache_dir=tmp_path / "cache", views="none")
+    again = build([SEEDS], tmp_path / "b", cache_dir=tmp_path / "cache", views="none")
+    assert (first.cached, again.cached) == (0, 38)
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+
+
+def test_changing_one_abstract_extracts_only_that_one(tmp_path):
+    lines = (SEEDS / "004_b354a604767238da.txt").read_text(encoding="utf-8").splitlines()
+    source = write(tmp_path / "in.txt", "\n".join(lines) + "\n")
+    build([source], tmp_path / "a", cache_dir=tmp_path / "cache", views="none")
+    lines[2] = lines[2].replace("RC", "RC2", 1)
+    write(source, "\n".join(lines) + "\n")
+    summary = build([source], tmp_path / "b", cache_dir=tmp_path / "cache", views="none")
+    assert summary.papers == 19 and summary.cached == 18
+
+
+def test_a_new_extractor_starts_afresh(tmp_path, monkeypatch):
+    build([SEEDS], tmp_path / "a", cache_dir=tmp_path / "cache", views="none")
+    import kg.cache
+
+    monkeypatch.setattr(kg.cache, "fingerprint", lambda: "another-extractor")
+    assert build([SEEDS], tmp_path / "b", cache_dir=tmp_path / "cache", views="none").cached == 0
+
+
+def test_no_cache_and_cache_commands(runner, tmp_path, monkeypatch):
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "--no-cache"])
+    assert "(0 extractions from the cache)" in result.stdout
+    assert not (tmp_path / "cache" / "extractions.sqlite").exists()
+    runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "-q"])
+    info = runner.invoke(main, ["cache", "info"])
+    assert info.exit_code == 0 and ": 38 extractions" in info.stdout
+    cleared = runner.invoke(main, ["cache", "clear"])
+    assert cleared.exit_code == 0 and "removed 38 extractions" in cleared.stdout
+    assert ExtractionCache(tmp_path / "cache").count() == 0
+
+
+def test_no_progress_bar_when_not_a_terminal(runner, tmp_path):
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a")])
+    assert result.exit_code == 0 and "Extracting" not in result.stderr
+
+
+def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path):
+    big = write(
+        tmp_path / "big.txt",
+        "Big 2026\n\n"
+        + "\n".join(
+            f"We propose FooNet{i}, which beats GRPO on MATH500 by {i % 50}.5%."
+            for i in range(12_000)
+        ),
+    )
+    env = {**os.environ, "KG_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "kg", "build", str(big), "-q", "--views", "none"]
+    process = subprocess.Popen([*command, "-o", str(tmp_path / "killed")], env=env)
+    deadline = time.monotonic() + 60
+    cache = tmp_path / "cache" / "extractions.sqlite"
+    while time.monotonic() < deadline:  # kill once the first batches are committed
+        if cache.exists() and ExtractionCache(tmp_path / "cache").count() >= 512:
+            break
+        time.sleep(0.2)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    kept = ExtractionCache(tmp_path / "cache").count()
+    assert 0 < kept < 6_000
+    subprocess.run([*command, "-o", str(tmp_path / "resumed")], env=env, check=True)
+    subprocess.run([*command, "-o", str(tmp_path / "clean"), "--no-cache"], env=env, check=True)
+    assert snapshot(tmp_path / "resumed") == snapshot(tmp_path / "clean")
+
+
+def test_dask_engine_equals_local_engine_on_two_workers():
+    distributed = pytest.importorskip("distributed")
+    papers = read_inputs([SEEDS])
+    local, _ = run_extraction(papers)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote, _ = run_extraction(papers, engine="dask", scheduler=cluster.scheduler_address)
+    assert remote == local
+
+
+def test_dask_scheduler_that_is_not_there_is_a_clear_error(runner, tmp_path):
+    pytest.importorskip("distributed")
+    result = runner.invoke(
+        main,
+        [
+            "build",
+            str(SEEDS),
+            "-o",
+            str(tmp_path / "a"),
+            "--engine",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--no-cache",
+        ],
+    )
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.stderr
