@@ -2,7 +2,7 @@
 
     python bench/build.py [--sizes 1000 10000 25000] [--views overview]
 
-Each size runs in a fresh process (so peak memory is its own): abstracts from
+Each size runs in fresh processes (the build's peak memory is its own): abstracts from
 ../shared/data/ml_abstracts when present (repeated with changed ids past its end), else
 generated. Printed per size: spaCy's tokenizer alone over the same texts (the floor cost of
 reading them), extraction, the whole `kg build` (read, extract, link, graph, RDF, views,
@@ -23,7 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
-def one(n: int, views: str) -> dict:
+def one(n: int, views: str, part: str) -> dict:
+    """Measure one part in this (fresh) process: "extract" (tokenizer and extraction
+    throughput) or "build" (the whole build, and this process's peak memory)."""
     from corpus import abstracts
 
     from kg.build import build
@@ -36,31 +38,40 @@ def one(n: int, views: str) -> dict:
             "".join(json.dumps({"id": i, "abstract": text}) + "\n" for i, text in abstracts(n)),
             encoding="utf-8",
         )
-        papers = read_inputs([source])
-        nlp = make_nlp()
+        if part == "extract":
+            papers = read_inputs([source])
+            nlp = make_nlp()
+            t = time.perf_counter()
+            for _ in nlp.tokenizer.pipe(p.text for p in papers):
+                pass
+            tokenize = time.perf_counter() - t
+            t = time.perf_counter()
+            extract(papers, nlp)
+            return {"tokenize": tokenize, "extract": time.perf_counter() - t}
         t = time.perf_counter()
-        for _ in nlp.tokenizer.pipe(p.text for p in papers):
-            pass
-        tokenize = time.perf_counter() - t
-        t = time.perf_counter()
-        extract(papers, nlp)
-        extraction = time.perf_counter() - t
-        del papers
-        t = time.perf_counter()
-        summary = build([source], Path(tmp) / "exports", views=views)
+        summary = build([source], Path(tmp) / "exports", views=views, cache=False)
         whole = time.perf_counter() - t
         turtle = (Path(tmp) / "exports" / "kg.ttl").stat().st_size
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return {
-        "n": n,
         "papers": summary.papers,
-        "tokenize": tokenize,
-        "extract": extraction,
         "build": whole,
         "peak_mb": peak_kb / 1024,
+        "worker_mb": workers_kb / 1024,
         "turtle": turtle,
         "triples": summary.triples,
     }
+
+
+def _run(n: int, views: str, part: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", str(n), "--views", views, "--part", part],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -68,26 +79,21 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 25_000])
     parser.add_argument("--views", default="overview", choices=["all", "overview", "none"])
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--part", default="build", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.one, args.views)))
+        print(json.dumps(one(args.one, args.views, args.part)))
         return
     print(
         f"{'N':>7} {'tokenizer/s':>12} {'extract/s':>10} {'x tok':>6} {'build/s':>8} "
-        f"{'build s':>8} {'peak MB':>8} {'KB/abs':>7} {'Turtle MB':>10} {'triples':>9}"
+        f"{'build s':>8} {'peak MB':>8} {'worker MB':>9} {'Turtle MB':>10} {'triples':>9}"
     )
     for n in args.sizes:
-        done = subprocess.run(
-            [sys.executable, __file__, "--one", str(n), "--views", args.views],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        r = json.loads(done.stdout.strip().splitlines()[-1])
+        r = {"n": n, **_run(n, args.views, "extract"), **_run(n, args.views, "build")}
         print(
             f"{r['n']:>7} {r['n'] / r['tokenize']:>12.0f} {r['n'] / r['extract']:>10.0f} "
             f"{r['extract'] / r['tokenize']:>6.1f} {r['n'] / r['build']:>8.0f} "
-            f"{r['build']:>8.1f} {r['peak_mb']:>8.0f} {r['peak_mb'] * 1024 / r['n']:>7.1f} "
+            f"{r['build']:>8.1f} {r['peak_mb']:>8.0f} {r['worker_mb']:>9.0f} "
             f"{r['turtle'] / 1e6:>10.1f} {r['triples']:>9}",
             flush=True,
         )

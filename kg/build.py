@@ -6,20 +6,26 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 from kg import __version__
 from kg.cache import ExtractionCache
 from kg.engines import run_extraction
-from kg.export import extractions_jsonl, graphml, write_files
+from kg.export import ExportWriter, extractions_jsonl, graphml
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
-from kg.rdf import convert, ntriples, to_rdf, void_description
+from kg.rdf import convert_file, to_rdf, void_description, write_ntriples
 from kg.views import render_views
 
 log = logging.getLogger(__name__)
+
+
+def _convert(nt: Path, fmt: str, handle: BinaryIO) -> None:
+    convert_file(nt, handle, fmt)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ def build(
     scheduler: str | None = None,
     cache: bool = True,
     cache_dir: Path | None = None,
+    rdf_formats: str = "all",
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
 
@@ -66,6 +73,8 @@ def build(
         scheduler: the Dask scheduler address for engine "dask".
         cache: reuse extractions of abstracts already read by this extractor version.
         cache_dir: where the cache lives (default: `kg.cache.default_cache_dir()`).
+        rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
+            fastest and leanest for large graphs bound for a triple store).
 
     Returns:
         A `BuildSummary` of counts and the files written.
@@ -91,26 +100,28 @@ def build(
             store.close()
     kg = link(extractions)
     graph = to_networkx(kg)
-    rdf = to_rdf(kg, EXTRACTOR_VERSION)
-    nt = ntriples(rdf)
     venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
     title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
-    files: dict[str, str | bytes] = {
-        "kg.ttl": convert(nt, "turtle"),
-        "kg.nt": nt,
-        "kg.jsonld": convert(nt, "jsonld"),
-        "void.ttl": void_description(rdf, __version__).serialize(format="turtle"),
-        "kg.graphml": graphml(graph),
-        "extractions.jsonl": extractions_jsonl(kg),
-        **render_views(kg, graph, title, EXTRACTOR_VERSION, views),
-    }
-    written = write_files(out, files)
+    with ExportWriter(out) as writer:  # each export written as soon as it is rendered
+        rdf = to_rdf(kg, EXTRACTOR_VERSION)
+        triples = len(rdf)
+        writer.write("void.ttl", void_description(rdf, __version__).serialize(format="turtle"))
+        nt = writer.stream("kg.nt", partial(write_ntriples, rdf))
+        del rdf  # the largest structure of a build: gone before the next exports
+        for name, fmt in (("kg.ttl", "turtle"), ("kg.jsonld", "jsonld")):
+            if rdf_formats == "all":
+                writer.stream(name, partial(_convert, nt, fmt))
+        writer.write("kg.graphml", graphml(graph))
+        writer.write("extractions.jsonl", extractions_jsonl(kg))
+        for name, page in render_views(kg, graph, title, EXTRACTOR_VERSION, views).items():
+            writer.write(name, page)
+        written = writer.commit()
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
         relations_by_type=dict(sorted(Counter(a.relation.value for a in kg.assertions).items())),
         results=len(kg.results),
-        triples=len(rdf),
+        triples=triples,
         files=tuple(written),
         cached=cached,
     )

@@ -111,6 +111,14 @@ def main(verbose: bool) -> None:
     "two worker processes).",
 )
 @click.option(
+    "--rdf",
+    "rdf_formats",
+    type=click.Choice(["all", "nt"]),
+    default="all",
+    show_default=True,
+    help="RDF exports: all (kg.nt, kg.ttl, kg.jsonld) or nt only (large graphs).",
+)
+@click.option(
     "--no-cache",
     is_flag=True,
     help="Extract every abstract again instead of reusing cached extractions.",
@@ -126,6 +134,7 @@ def build(
     engine: str,
     scheduler: str | None,
     no_cache: bool,
+    rdf_formats: str,
 ) -> None:
     """Read abstracts and write the knowledge graph to OUT.
 
@@ -166,6 +175,7 @@ def build(
             engine=engine,
             scheduler=scheduler,
             cache=not no_cache,
+            rdf_formats=rdf_formats,
         )
     if quiet:
         return

@@ -7,8 +7,9 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 import networkx as nx
 
@@ -77,48 +78,79 @@ def graphml(graph: nx.MultiDiGraph) -> str:
     return "\n".join(nx.generate_graphml(graph, prettyprint=True)) + "\n"
 
 
+class ExportWriter:
+    """Writes exports one by one to temporary files beside their targets, then renames them
+    all at `commit`; on any failure the temporaries go and the previous exports stay.
+
+    Writing each file as soon as it is rendered keeps one large export in memory at a time.
+    Temporaries left by a build that was killed are removed first.
+    """
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.temps: list[tuple[Path, Path]] = []
+        if out.is_dir():
+            for stale in out.rglob(".*.tmp"):
+                stale.unlink(missing_ok=True)
+
+    def __enter__(self) -> ExportWriter:
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is not None:
+            self.abort()
+
+    def write(self, name: str, data: bytes | str) -> None:
+        """Write one export (a path relative to the exports directory) to its temporary."""
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        self.stream(name, lambda handle: handle.write(payload))
+
+    def stream(self, name: str, produce: Callable[[BinaryIO], object]) -> Path:
+        """Let `produce` write one export into its temporary file; the temporary's path.
+
+        For large exports: nothing needs to be held in memory whole.
+        """
+        target = self.out / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            self.temps.append((Path(tmp), target))
+            with os.fdopen(fd, "wb") as handle:
+                produce(handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            return Path(tmp)
+        except OSError as error:
+            self.abort()
+            where = error.filename or self.out
+            raise ExportError(
+                f"{where}: cannot write the exports ({error.strerror}); "
+                "the previous exports are unchanged"
+            ) from None
+
+    def commit(self) -> list[Path]:
+        """Put every written export in place; the paths, sorted."""
+        for tmp, target in self.temps:
+            os.replace(tmp, target)
+        written = sorted(target for _, target in self.temps)
+        self.temps = []
+        return written
+
+    def abort(self) -> None:
+        """Remove the temporaries; the previous exports are untouched."""
+        for tmp, _ in self.temps:
+            tmp.unlink(missing_ok=True)
+        self.temps = []
+
+
 def write_files(out: Path, files: Mapping[str, bytes | str]) -> list[Path]:
     """Write every file under `out` atomically: all to temporaries first, then rename.
-
-    Temporaries left by a build that was killed are removed first.
 
     Raises:
         ExportError: a file cannot be written; the files already in `out` are unchanged.
     """
-    if out.is_dir():
-        for stale in out.rglob(".*.tmp"):
-            stale.unlink(missing_ok=True)
-    temps: list[tuple[Path, Path]] = []
-    try:
+    with ExportWriter(out) as writer:
         for name in sorted(files):
-            target = out / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            data = files[name]
-            payload = data.encode("utf-8") if isinstance(data, str) else data
-            fd, name_tmp = tempfile.mkstemp(
-                prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-            )
-            temps.append((Path(name_tmp), target))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(name_tmp, 0o644)
-    except OSError as error:
-        _remove(temps)
-        where = error.filename or out
-        raise ExportError(
-            f"{where}: cannot write the exports ({error.strerror}); "
-            "the previous exports are unchanged"
-        ) from None
-    except BaseException:  # Ctrl-C: leave nothing half-written behind
-        _remove(temps)
-        raise
-    for tmp, target in temps:
-        os.replace(tmp, target)
-    return [target for _, target in temps]
-
-
-def _remove(temps: list[tuple[Path, Path]]) -> None:
-    for tmp, _ in temps:
-        tmp.unlink(missing_ok=True)
+            writer.write(name, files[name])
+        return writer.commit()

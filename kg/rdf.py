@@ -10,9 +10,13 @@ input are byte-identical.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
-from collections.abc import Iterator
+import shutil
+import tempfile
 from decimal import Decimal
+from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
@@ -53,26 +57,32 @@ Triple = tuple[URIRef, URIRef, Term]
 
 
 class Triples:
-    """A set of triples: what kg writes, with none of an rdflib graph's indexes."""
+    """A set of triples kept as N-Triples lines: what kg writes, with none of an rdflib
+    graph's indexes (about 150 bytes a triple instead of 1 KB)."""
 
     def __init__(self) -> None:
-        self._triples: set[Triple] = set()
+        self._lines: set[str] = set()
+        #: subjects of rdf:type triples by class, gathered as they are added (for VoID)
+        self.typed: dict[URIRef, set[URIRef]] = {}
 
     def add(self, triple: Triple) -> None:
         """Add one (subject, predicate, object) triple."""
-        self._triples.add(triple)
+        s, p, o = triple
+        self._lines.add(f"{_nt(s)} {_nt(p)} {_nt(o)} .")
+        if p == RDF.type:
+            self.typed.setdefault(o, set()).add(s)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return len(self._triples)
+        return len(self._lines)
 
-    def __iter__(self) -> Iterator[Triple]:
-        return iter(self._triples)
+    def lines(self) -> list[str]:
+        """The N-Triples lines, sorted."""
+        return sorted(self._lines)
 
     def graph(self) -> Graph:
         """The triples in an rdflib graph with kg's prefixes (for SPARQL or rdflib users)."""
         graph = new_graph()
-        for triple in self._triples:
-            graph.add(triple)
+        graph.parse(data="\n".join(self._lines), format="nt")
         return graph
 
 
@@ -272,13 +282,10 @@ def void_description(graph: Triples, version: str) -> Graph:
     void.add((DATASET, VOID.vocabulary, URIRef(str(KG._NS))))
     void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))
     void.add((DATASET, VOID.triples, Literal(len(graph), datatype=XSD.integer)))
-    typed = [(s, o) for s, p, o in graph if p == RDF.type]
-    entities = {s for s, _ in typed if str(s).startswith(str(ENTITY))}
+    entity = str(ENTITY)
+    entities = {s for members in graph.typed.values() for s in members if s.startswith(entity)}
     void.add((DATASET, VOID.entities, Literal(len(entities), datatype=XSD.integer)))
-    counts: dict[URIRef, int] = {}
-    for _, cls in typed:
-        if isinstance(cls, URIRef):
-            counts[cls] = counts.get(cls, 0) + 1
+    counts = {cls: len(members) for cls, members in graph.typed.items()}
     void.add((DATASET, VOID.classes, Literal(len(counts), datatype=XSD.integer)))
     for cls, n in sorted(counts.items()):
         local = str(cls).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
@@ -309,26 +316,49 @@ def _nt(term: Term) -> str:
     return text
 
 
-def ntriples(graph: Triples | Graph) -> str:
+def ntriples(graph: Triples) -> str:
     """The triples as N-Triples, one a line, sorted: diffable, streamable, deterministic."""
-    lines = sorted({f"{_nt(s)} {_nt(p)} {_nt(o)} ." for s, p, o in graph})  # type: ignore[arg-type]
+    lines = graph.lines()
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def convert(nt: str, fmt: str) -> str:
-    """N-Triples text as Turtle (with kg's prefixes) or JSON-LD, by Oxigraph.
+def write_ntriples(graph: Triples, handle: BinaryIO) -> None:
+    """Write the triples as sorted N-Triples, in UTF-8, a chunk at a time."""
+    lines = graph.lines()
+    for i in range(0, len(lines), 10_000):
+        handle.write("".join(line + "\n" for line in lines[i : i + 10_000]).encode("utf-8"))
 
-    Oxigraph writes the triples in the order given, so sorted input gives the same bytes.
+
+def convert_file(nt: Path, handle: BinaryIO, fmt: str) -> None:
+    """Stream an N-Triples file to Turtle (with kg's prefixes) or JSON-LD, by Oxigraph.
+
+    Oxigraph writes the triples in the order given, so sorted input gives the same bytes;
+    the prefix lines are put in a fixed order, whatever the writer's map does.
     """
     import pyoxigraph as ox
 
     target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
-    triples = ox.parse(nt.encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
-    out = ox.serialize(triples, format=target, prefixes=dict(sorted(PREFIXES.items())))
-    assert out is not None
-    text = out.decode("utf-8")
-    if fmt == "turtle":  # the prefix lines in a fixed order, whatever the writer's map does
-        lines = text.splitlines()
-        head = sorted(line for line in lines if line.startswith("@prefix"))
-        text = "\n".join(head + [line for line in lines if not line.startswith("@prefix")])
-    return text if text.endswith("\n") else text + "\n"
+    triples = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
+    if fmt != "turtle":
+        ox.serialize(triples, output=handle, format=target)
+        handle.write(b"\n")
+        return
+    with tempfile.TemporaryFile() as body:
+        ox.serialize(triples, output=body, format=target, prefixes=dict(sorted(PREFIXES.items())))
+        body.seek(0)
+        head = []
+        while (line := body.readline()).startswith(b"@prefix"):
+            head.append(line)
+        handle.write(b"".join(sorted(head)))
+        handle.write(line)
+        shutil.copyfileobj(body, handle)
+
+
+def convert(nt: str, fmt: str) -> bytes:
+    """N-Triples text as Turtle or JSON-LD (see `convert_file`), as UTF-8 bytes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kg.nt"
+        source.write_text(nt, encoding="utf-8")
+        out = io.BytesIO()
+        convert_file(source, out, fmt)
+        return out.getvalue()
