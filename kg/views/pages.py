@@ -101,6 +101,13 @@ def _page(
     )
 
 
+def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:
+    """A paper's or an entity's page: one folder down, its graph above its content."""
+    return _page(
+        title, vis, lib="../lib", home="../index.html", note=note, height="55vh", content=content
+    )
+
+
 def first_words(text: str, limit: int = 90) -> str:
     """The opening of an abstract, as a paper's title."""
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
@@ -193,15 +200,7 @@ def paper_page(ex: Extraction, site: Site, extractor: str) -> str:
         )
     )
     note = f"this paper, its {len(mine)} entities and {len(near)} papers that share them"
-    return _page(
-        p.title or first_words(p.text),
-        vis,
-        lib="../lib",
-        home="../index.html",
-        note=note,
-        height="55vh",
-        content=content,
-    )
+    return _subpage(p.title or first_words(p.text), vis, note, content)
 
 
 def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
@@ -286,12 +285,4 @@ def entity_page(entity: Entity, site: Site) -> str:
         else f"all {len(papers)}"
     )
     note = f"{entity.type.value}: {shown} papers and {len(related)} related entities"
-    return _page(
-        f"{entity.name} ({entity.type.value})",
-        vis,
-        lib="../lib",
-        home="../index.html",
-        note=note,
-        height="55vh",
-        content=content,
-    )
+    return _subpage(f"{entity.name} ({entity.type.value})", vis, note, content)
