@@ -86,14 +86,19 @@ def main() -> None:
         return
     print(
         f"{'N':>7} {'tokenizer/s':>12} {'extract/s':>10} {'x tok':>6} {'build/s':>8} "
-        f"{'build s':>8} {'peak MB':>8} {'worker MB':>9} {'Turtle MB':>10} {'triples':>9}"
+        f"{'build s':>8} {'peak MB':>8} {'KB/abs':>7} {'worker MB':>9} {'Turtle MB':>10} "
+        f"{'triples':>9}"
     )
+    previous = (0, 0.0)
     for n in args.sizes:
         r = {"n": n, **_run(n, args.views, "extract"), **_run(n, args.views, "build")}
+        # memory per abstract: the growth of the peak since the previous size
+        per = (r["peak_mb"] - previous[1]) * 1024 / (n - previous[0]) if previous[0] else 0
+        previous = (n, r["peak_mb"])
         print(
             f"{r['n']:>7} {r['n'] / r['tokenize']:>12.0f} {r['n'] / r['extract']:>10.0f} "
             f"{r['extract'] / r['tokenize']:>6.1f} {r['n'] / r['build']:>8.0f} "
-            f"{r['build']:>8.1f} {r['peak_mb']:>8.0f} {r['worker_mb']:>9.0f} "
+            f"{r['build']:>8.1f} {r['peak_mb']:>8.0f} {per:>7.1f} {r['worker_mb']:>9.0f} "
             f"{r['turtle'] / 1e6:>10.1f} {r['triples']:>9}",
             flush=True,
         )
