@@ -1,8 +1,8 @@
 """kg: a knowledge graph of ML research built from paper abstracts.
 
-The library API: `build` runs the whole pipeline; the stage functions
-(`read_inputs`, `extract`, `link`, `to_networkx`, `to_rdf`, `write_exports`)
-can be called one by one.
+The library API: `build` runs the whole pipeline; the stages can be called one by one:
+`kg.ingest.read_inputs`, `kg.extract.extract`, `kg.link.link`, `kg.graph.to_networkx`,
+`kg.rdf.to_rdf`, `kg.views.render_views` and `kg.export.ExportWriter`.
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -49,7 +49,6 @@ class KG(DefinedNamespace):
     unit: URIRef
 
 
-ONTOLOGY = URIRef(BASE + "ontology")
 OA = Namespace("http://www.w3.org/ns/oa#")
 MLS = Namespace("http://www.w3.org/ns/mls#")
 SCHEMA = Namespace("https://schema.org/")

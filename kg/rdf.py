@@ -10,7 +10,6 @@ input are byte-identical.
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import shutil
 import tempfile
@@ -352,13 +351,3 @@ def convert_file(nt: Path, handle: BinaryIO, fmt: str) -> None:
         handle.write(b"".join(sorted(head)))
         handle.write(line)
         shutil.copyfileobj(body, handle)
-
-
-def convert(nt: str, fmt: str) -> bytes:
-    """N-Triples text as Turtle or JSON-LD (see `convert_file`), as UTF-8 bytes."""
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "kg.nt"
-        source.write_text(nt, encoding="utf-8")
-        out = io.BytesIO()
-        convert_file(source, out, fmt)
-        return out.getvalue()

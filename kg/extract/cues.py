@@ -16,13 +16,10 @@ class Cues:
 
     generic_terms: frozenset[str]
     proposal_verbs: frozenset[str]
-    comparison_cues: frozenset[str]
     strong_comparison_cues: frozenset[str]
     component_cues: frozenset[str]
-    use_cues: frozenset[str]
     type_heads: dict[str, EntityType]
     benchmark_suffixes: tuple[str, ...]
-    dataset_suffixes: tuple[str, ...]
     model_variant_parts: frozenset[str]
     metric_words: frozenset[str]
     adjective_suffixes: frozenset[str]
@@ -39,13 +36,10 @@ def load_cues() -> Cues:
     return Cues(
         generic_terms=frozenset(raw["generic_terms"]),
         proposal_verbs=frozenset(raw["proposal_verbs"]),
-        comparison_cues=frozenset(raw["comparison_cues"]),
         strong_comparison_cues=frozenset(raw["strong_comparison_cues"]),
         component_cues=frozenset(raw["component_cues"]),
-        use_cues=frozenset(raw["use_cues"]),
         type_heads=heads,
         benchmark_suffixes=tuple(raw["benchmark_suffixes"]),
-        dataset_suffixes=tuple(raw["dataset_suffixes"]),
         model_variant_parts=frozenset(raw["model_variant_parts"]),
         metric_words=frozenset(raw["metric_words"]),
         adjective_suffixes=frozenset(raw["adjective_suffixes"]),

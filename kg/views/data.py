@@ -3,7 +3,6 @@ the page that renders them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -140,8 +139,3 @@ def legend(vis_nodes: list[dict]) -> list[tuple[str, str, int]]:
 def relations(vis_edges: list[dict]) -> list[str]:
     """The relation names drawn, sorted."""
     return sorted({edge["relation"] for edge in vis_edges})
-
-
-def dumps(value: object) -> str:
-    """Deterministic JSON (used where a page embeds data)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
