@@ -27,10 +27,11 @@ def default_cache_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """The extractor's identity: its version and the data it reads (lexicon, cue words).
-    Any change to them invalidates every cached extraction."""
+    """The extractor's identity: its version, its code and the data it reads (lexicon, cue
+    words). Any change to them invalidates every cached extraction."""
     digest = hashlib.sha256(EXTRACTOR_VERSION.encode())
-    for path in (ontology_dir() / "lexicon.ttl", data_dir() / "cues.json"):
+    code = sorted((Path(__file__).parent / "extract").glob("*.py"))
+    for path in (*code, ontology_dir() / "lexicon.ttl", data_dir() / "cues.json"):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

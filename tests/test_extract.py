@@ -226,3 +226,25 @@ def test_typing_from_context(nlp, text, name, etype):
 def test_results(nlp, text, expected):
     (ex,) = extract([paper(text)], nlp)
     assert [(r.subject, r.metric, str(r.value), r.benchmark) for r in ex.results] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        ("VideoQA models fail. It wins on five VideoQA benchmarks.", "VideoQA", EntityType.TASK),
+        (
+            "We present **Implicit Intelligence**, an evaluation framework for agents.",
+            "Implicit Intelligence",
+            EntityType.BENCHMARK,
+        ),
+    ],
+)
+def test_kinds_of_things_and_evaluation_frameworks(nlp, text, name, etype):
+    found = entities(nlp, text)
+    assert found[name].type is etype
+
+
+def test_a_paper_proposing_only_a_dataset_states_no_uses(nlp):
+    text = "We construct the FooPref dataset and train a Thinking Reward Model (TRM) on it."
+    (ex,) = extract([paper(text)], nlp)
+    assert {r.relation for r in ex.relations} <= {RelationType.PROPOSES}

@@ -124,6 +124,8 @@ def find_relations(
     types = {f.key: f.type for f in found}
     systems = [k for k in proposed if types.get(k) in _SYSTEMS]
     main = systems[0] if systems else proposed[0]
+    # a paper that proposes only a dataset or benchmark: no "the dataset uses X"
+    main_is_system = types.get(main) in _SYSTEMS
     out: dict[tuple[str, RelationType, str], int] = {}
 
     # the evidence for a relation is best a sentence that names both ends
@@ -140,7 +142,7 @@ def find_relations(
         in_sent = [f for f in found if f.sent == index]
         beaten: set[str] = set()
         cue = next((t.i for t in sent if t.lower_ in cues.strong_comparison_cues), None)
-        if cue is not None:
+        if cue is not None and main_is_system:
             for f in in_sent:
                 if f.span.start > cue and f.type in _SYSTEMS and f.key not in proposed:
                     add(main, RelationType.OUTPERFORMS, f.key, index)
@@ -153,6 +155,8 @@ def find_relations(
                     sent, cues.component_cues, main, in_sent
                 ):
                     add(f.key, RelationType.PART_OF, main, index)
+                continue
+            if not main_is_system:
                 continue
             window = {t.lower_ for t in doc[max(sent.start, f.span.start - 4) : f.span.start]}
             if f.type in _RESOURCE:

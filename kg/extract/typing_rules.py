@@ -142,6 +142,8 @@ def _head_naming(doc: Doc, span: Span) -> EntityType | None:
 def _head_after(doc: Doc, span: Span) -> EntityType | None:
     heads = load_cues().type_heads
     i = span.end
+    while i < len(doc) and doc[i].text.startswith("*"):  # "**X**, a framework"
+        i += 1
     if i < len(doc) and doc[i].lower_ in heads:
         return heads[doc[i].lower_]
     if i < len(doc) and doc[i].text in {",", "("}:
@@ -152,8 +154,50 @@ def _head_after(doc: Doc, span: Span) -> EntityType | None:
             return heads[doc[j].lower_]
         # "X, a dataset-construction framework": a compound head
         if j + 1 < len(doc) and j > i + 1 and doc[j + 1].lower_ in heads:
+            if doc[j].lower_ in _EVALUATION:
+                return EntityType.BENCHMARK  # "an evaluation framework", "a test suite"
             return heads[doc[j + 1].lower_]
     return None
+
+
+_EVALUATION = {"evaluation", "benchmarking", "test", "testing", "assessment"}
+_PLURAL_HEADS = {"benchmarks", "datasets", "models", "methods", "tasks", "environments"}
+_QUANTITY = {
+    "several",
+    "multiple",
+    "various",
+    "many",
+    "diverse",
+    "different",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "all",
+    "standard",
+    "popular",
+    "common",
+    "existing",
+    "other",
+}
+
+
+def _category(doc: Doc, span: Span) -> bool:
+    """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing."""
+    following = doc[span.end].lower_ if span.end < len(doc) else ""
+    if following in {"models", "methods", "tasks"}:
+        return True
+    before = doc[span.start - 1] if span.start > 0 else None
+    return (
+        following in _PLURAL_HEADS
+        and before is not None
+        and (before.like_num or before.lower_ in _QUANTITY)
+    )
 
 
 def _head_before(doc: Doc, span: Span) -> EntityType | None:
@@ -182,6 +226,8 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return EntityType.MODEL, "model family"
     if family_suffix(name):
         return EntityType.MODEL, "model family suffix"
+    if _category(doc, span):
+        return EntityType.TASK, "a kind of thing (five X benchmarks)"
     own = cues.type_heads.get(span[-1].lower_) if len(span) > 1 else None
     if own in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL):
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
