@@ -255,7 +255,14 @@ def query(
       kg query 'SELECT ?p WHERE { ?p a kg:Paper; kg:evaluatedOn entity:math500 }'
     """
     from kg.errors import QueryError
-    from kg.queries import bundled_queries, check_required, find_query, parse_params, resolve
+    from kg.queries import (
+        bundled_queries,
+        check_required,
+        find_query,
+        parse_params,
+        query_file,
+        resolve,
+    )
     from kg.query import format_answer, load_graph, load_store, read_query, run_query
 
     if list_queries:
@@ -268,7 +275,8 @@ def query(
         return
     if query is None:
         raise QueryError("give a QUERY (a bundled name, a .rq file or a string) or --list")
-    bundled = find_query(query) if not query.endswith(".rq") else None
+    # a bundled name, or a .rq file: both may declare `# param` defaults
+    bundled = find_query(query) if not query.endswith(".rq") else query_file(read_query(query))
     text = bundled.text if bundled else read_query(query)
     values = {p.name: p.default for p in (bundled.params if bundled else ()) if p.default}
     values.update(parse_params(params))

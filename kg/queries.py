@@ -42,19 +42,27 @@ class BundledQuery:
     text: str
 
 
+def query_file(text: str, name: str = "query") -> BundledQuery:
+    """A query text with its `# param` declarations read (for .rq files users bring)."""
+    return _parse_text(name, text)
+
+
 def _parse(path: Path) -> BundledQuery:
-    text = path.read_text(encoding="utf-8")
+    return _parse_text(path.stem, path.read_text(encoding="utf-8"))
+
+
+def _parse_text(name: str, text: str) -> BundledQuery:
     comments = [line for line in text.splitlines() if line.startswith("#")]
     params = []
     for line in comments:
         match = _PARAM.match(line)
         if match:
-            name, required, default, help_text = match.groups()
+            variable, required, default, help_text = match.groups()
             params.append(
-                Param(name, (default or "").strip() or None, help_text.strip(), bool(required))
+                Param(variable, (default or "").strip() or None, help_text.strip(), bool(required))
             )
     description = comments[0].lstrip("# ").strip() if comments else ""
-    return BundledQuery(path.stem, description, tuple(params), text)
+    return BundledQuery(name, description, tuple(params), text)
 
 
 def bundled_queries() -> list[BundledQuery]:

@@ -180,3 +180,13 @@ def test_counter_sanity(records):
         "000_3b3022f013145135.txt": 19,
         "004_b354a604767238da.txt": 19,
     }
+
+
+def test_a_query_file_declares_its_own_defaults(runner, built, tmp_path):
+    rq = write(
+        tmp_path / "mine.rq",
+        "# Papers on a benchmark.\n# param b = MATH-500: the benchmark\n"
+        "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p a kg:Paper ; kg:evaluatedOn ?b }",
+    )
+    result = runner.invoke(main, ["query", str(rq), str(built), "-f", "csv"])
+    assert result.exit_code == 0 and result.stdout == "n\n2\n"
