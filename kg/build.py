@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO
 
 from kg import __version__
 from kg.cache import ExtractionCache
@@ -22,10 +21,6 @@ from kg.rdf import convert_file, to_rdf, void_description, write_ntriples
 from kg.views import render_views
 
 log = logging.getLogger(__name__)
-
-
-def _convert(nt: Path, fmt: str, handle: BinaryIO) -> None:
-    convert_file(nt, handle, fmt)
 
 
 @dataclass(frozen=True)
@@ -110,7 +105,7 @@ def build(
         del rdf  # the largest structure of a build: gone before the next exports
         for name, fmt in (("kg.ttl", "turtle"), ("kg.jsonld", "jsonld")):
             if rdf_formats == "all":
-                writer.stream(name, partial(_convert, nt, fmt))
+                writer.stream(name, partial(convert_file, nt, fmt))
         writer.write("kg.graphml", graphml(graph))
         writer.write("extractions.jsonl", extractions_jsonl(kg))
         for name, page in render_views(kg, graph, title, EXTRACTOR_VERSION, views).items():

@@ -39,6 +39,7 @@ def to_networkx(kg: KnowledgeGraph) -> nx.MultiDiGraph:
             venue=p.venue or "",
             year=p.year or 0,
         )
+    keys = {e.key for e in kg.entities}
     for e in kg.entities:
         graph.add_node(
             entity_node(e.key),
@@ -61,7 +62,7 @@ def to_networkx(kg: KnowledgeGraph) -> nx.MultiDiGraph:
                     relation="mentions",
                     paper=pid,
                 )
-        if e.broader and any(x.key == e.broader for x in kg.entities):
+        if e.broader in keys:
             graph.add_edge(
                 entity_node(e.key),
                 entity_node(e.broader),

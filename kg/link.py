@@ -18,6 +18,7 @@ from kg.model import (
     Entity,
     EntityRef,
     EntityType,
+    ExtractedEntity,
     Extraction,
     KnowledgeGraph,
     LinkedResult,
@@ -75,7 +76,7 @@ def link(
                     uf.union(k, ak)
                     reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
 
-    members: dict[str, list[tuple[str, object]]] = defaultdict(list)
+    members: dict[str, list[tuple[str, ExtractedEntity]]] = defaultdict(list)
     local: dict[tuple[str, str], str] = {}  # (paper, name in paper) -> group root
     for ex in extractions:
         for e in ex.entities:
@@ -92,28 +93,26 @@ def link(
     for root, items in members.items():
         keys = keys_of[root]
         concept = next((concepts[k] for k in sorted(keys) if k in concepts), None)
-        names = Counter(e.name for _, e in items)  # type: ignore[attr-defined]
+        names = Counter(e.name for _, e in items)
         if concept is not None:
             name, key = concept.label, concept.key
         else:
             name = sorted(names, key=lambda n: (-names[n], -len(n), n))[0]
             key = entity_key(name)
-        votes = Counter(e.type.value for _, e in items)  # type: ignore[attr-defined]
+        votes = Counter(e.type.value for _, e in items)
         etype = (
             concept.type
             if concept is not None
             else EntityType(sorted(votes, key=lambda t: (-votes[t], t))[0])
         )
-        aliases = sorted({n for _, e in items for n in (e.name, *e.aliases)} - {name})  # type: ignore[attr-defined]
-        if concept is not None:
-            aliases = sorted(set(aliases) | (set(concept.alt_labels) & set(aliases)))
+        aliases = sorted({n for _, e in items for n in (e.name, *e.aliases)} - {name})
         broader = (
             concept.broader
             if concept is not None
             else (model_family(name) if etype is EntityType.MODEL else None)
         )
         refs = sorted(
-            (EntityRef(pid, m) for pid, e in items for m in e.mentions),  # type: ignore[attr-defined]
+            (EntityRef(pid, m) for pid, e in items for m in e.mentions),
             key=lambda r: (r.paper, r.mention.start),
         )
         notes: set[str] = set().union(*(reasons.get(k, set()) for k in keys))

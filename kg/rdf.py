@@ -328,7 +328,7 @@ def write_ntriples(graph: Triples, handle: BinaryIO) -> None:
         handle.write("".join(line + "\n" for line in lines[i : i + 10_000]).encode("utf-8"))
 
 
-def convert_file(nt: Path, handle: BinaryIO, fmt: str) -> None:
+def convert_file(nt: Path, fmt: str, handle: BinaryIO) -> None:
     """Stream an N-Triples file to Turtle (with kg's prefixes) or JSON-LD, by Oxigraph.
 
     Oxigraph writes the triples in the order given, so sorted input gives the same bytes;

@@ -29,6 +29,7 @@ _URL = re.compile(r"(https?://|www\.)\S+")
 ABBREVIATIONS = "kg_abbreviations"
 LEXICON = "kg_lexicon"
 CANDIDATES = "kg_candidates"
+TYPE_EVIDENCE = "kg_type_evidence"
 
 if not Doc.has_extension("abbreviations"):
     Doc.set_extension("abbreviations", default=[])
@@ -288,6 +289,8 @@ class EntityResolver:
         candidates = [s for s in doc.spans.get(CANDIDATES, []) if not _overlaps(s, lexicon)]
         chosen = sorted(filter_spans(lexicon + candidates), key=lambda s: s.start)
         typed = [(span, *decide_type(span, doc)) for span in chosen]
+        # why each entity got its type, read later by the records (no second typing pass)
+        doc.user_data[TYPE_EVIDENCE] = {(s.start, s.end): why for s, _, why in typed}
         labels = _propagate_in_lists(doc, typed)
         doc.ents = [
             Span(doc, span.start, span.end, label=label, kb_id=span.kb_id_)
@@ -324,11 +327,11 @@ def _propagate_in_lists(doc: Doc, typed: list) -> list[str]:
     siblings agree on (Benchmark or Dataset), or the head noun that closes the list."""
     heads = load_cues().type_heads
     labels = [t.value for _, t, _ in typed]
+    sentence = sentence_of(doc)
     groups: list[list[int]] = []
     for i, (span, _, _) in enumerate(typed):
         if groups:
             prev = typed[groups[-1][-1]][0]
-            sentence = sentence_of(doc)
             if sentence[prev.start] == sentence[span.start] and _separator_only(
                 doc, prev.end, span.start
             ):

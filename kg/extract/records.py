@@ -6,10 +6,10 @@ from collections import Counter
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.components import TYPE_EVIDENCE
 from kg.extract.relations import Found, find_relations, proposed_keys
 from kg.extract.results import find_results
 from kg.extract.sentences import sentence_bounds, sentence_of
-from kg.extract.typing_rules import decide_type
 from kg.model import (
     EntityType,
     ExtractedEntity,
@@ -39,6 +39,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     def original(span: Span) -> str:
         return paper.text[span.start_char : span.end_char]
 
+    why_typed = doc.user_data[TYPE_EVIDENCE]
     bounds = sentence_bounds(doc)
     sentence = sentence_of(doc)
     aliases: dict[str, str] = {}
@@ -54,7 +55,9 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
     types: dict[str, EntityType] = {}
     for key, spans in groups.items():
         # a lexicon entity or a variant of a known model family exists already
-        known = bool(spans[0].kb_id_) or decide_type(spans[0], doc)[1] == "model family"
+        known = bool(spans[0].kb_id_) or why_typed[(spans[0].start, spans[0].end)] == (
+            "model family"
+        )
         votes = Counter(EntityType(s.label_) for s in spans)
         # the expansion's own type beats its acronym's; then the majority
         long_forms = [s for s in spans if fold(s.text) == key and len(s) > 1]
@@ -68,7 +71,6 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
         names = list(dict.fromkeys(original(s) for s in spans))
         expansions = [original(s) for s in spans if fold(s.text) == key]
         name = expansions[0] if expansions else names[0]
-        _, evidence = decide_type(spans[0], doc)
         entities.append(
             ExtractedEntity(
                 name=name,
@@ -79,7 +81,7 @@ def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
                 aliases=tuple(n for n in names if n != name),
                 proposed=key in proposed,
                 concept=spans[0].kb_id_ or None,
-                evidence=evidence,
+                evidence=why_typed[(spans[0].start, spans[0].end)],
             )
         )
     name_of = {key: e.name for key, e in zip(groups, entities, strict=True)}
