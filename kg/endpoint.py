@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -21,8 +22,14 @@ from kg.resources import ontology_dir
 DEFAULT_GRAPH = str(DATASET)
 
 
+def oxigraph_binary() -> str | None:
+    """The `oxigraph` server of this environment (beside its Python), else the one on PATH."""
+    beside = Path(sys.executable).parent / "oxigraph"
+    return str(beside) if beside.is_file() else shutil.which("oxigraph")
+
+
 def _oxigraph() -> str:
-    path = shutil.which("oxigraph")
+    path = oxigraph_binary()
     if path is None:
         raise KgError("the oxigraph server is not installed: pip install oxigraph")
     return path
