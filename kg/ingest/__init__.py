@@ -9,12 +9,20 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.ingest.decode import read_text
-from kg.ingest.papers import paper_id, parse_heading
+from kg.ingest.papers import clean, paper_id, parse_heading
 from kg.ingest.structured import read_bibtex, read_json, read_jsonl, read_table
 from kg.ingest.text import has_paragraphs, read_lines, read_paragraphs
 from kg.model import Paper
 
-__all__ = ["FORMATS", "detect_format", "paper_id", "parse_heading", "read_file", "read_inputs"]
+__all__ = [
+    "FORMATS",
+    "clean",
+    "detect_format",
+    "paper_id",
+    "parse_heading",
+    "read_file",
+    "read_inputs",
+]
 
 log = logging.getLogger(__name__)
 

@@ -22,6 +22,17 @@ _ARXIV = re.compile(
 _DOI = re.compile(r"(?:doi\.org/|doi:)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
 
 
+#: what no export can hold: C0 controls but tab and line breaks, lone surrogates (a JSON
+#: "\ud800"), U+FFFE and U+FFFF; neither XML 1.0 nor UTF-8 can carry them
+_UNWRITABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def clean(text: str) -> str:
+    """`text` with every character no export can hold replaced by U+FFFD (a stray U+0002
+    from a PDF, a lone surrogate): replaced once here, so every offset stays true."""
+    return _UNWRITABLE.sub("\ufffd", text)
+
+
 def paper_id(text: str) -> str:
     """A stable id from the abstract's content (NFC, whitespace folded): same text, same id."""
     folded = " ".join(unicodedata.normalize("NFC", text).split())
@@ -40,7 +51,7 @@ def _text(value: object) -> str:
         return ""
     if isinstance(value, list | tuple):
         return "; ".join(_text(v) for v in value)
-    return " ".join(str(value).split())
+    return " ".join(clean(str(value)).split())
 
 
 def _authors(value: object) -> tuple[str, ...]:
@@ -49,7 +60,7 @@ def _authors(value: object) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         names = [_text(v if not isinstance(v, Mapping) else v.get("name", "")) for v in value]
     else:
-        names = re.split(r"\s+and\s+|;\s*|\|", str(value))
+        names = re.split(r"\s+and\s+|;\s*|\|", clean(str(value)))
     return tuple(n.strip() for n in names if n and n.strip())
 
 
@@ -77,6 +88,13 @@ def paper_from_record(
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
     abstract = re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(raw)).strip() if raw is not None else ""
+    if _UNWRITABLE.search(abstract):
+        log.warning(
+            "%s:%d: control characters or lone surrogates in the abstract replaced by U+FFFD",
+            source,
+            line,
+        )
+        abstract = clean(abstract)
     if not abstract:
         message = "record has no abstract; skipped"
         if strict:
@@ -97,10 +115,10 @@ def paper_from_record(
     return Paper(
         id=paper_id(abstract),
         text=abstract,
-        source=source.name,
+        source=clean(source.name),
         line=line,
         index=index,
-        collection=collection,
+        collection=clean(collection),
         venue=venue or None,
         year=year,
         title=_text(fields.get("title")),
