@@ -2,25 +2,54 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from kg import __version__
 from kg.cache import ExtractionCache
+from kg.convert import Conversion, ConversionError
 from kg.engines import run_extraction
-from kg.export import ExportWriter, extractions_jsonl, graphml
+from kg.errors import ExportError
+from kg.export import ExportWriter, extractions_jsonl, write_graphml
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
-from kg.rdf import convert_file, to_rdf, void_description, write_ntriples
+from kg.namespaces import PREFIXES
+from kg.rdf import to_rdf, void_description, write_ntriples
 from kg.views import render_views
 
 log = logging.getLogger(__name__)
+
+
+@contextmanager
+def _stage(name: str) -> Iterator[None]:
+    """Log how long a stage took (`kg -v build`)."""
+    start = time.perf_counter()
+    yield
+    log.info("%s: %.1f s", name, time.perf_counter() - start)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for a build. kg's stages make no reference cycles
+    (none were left to collect after extracting 2,000 abstracts), so the collector only
+    walked the millions of live papers, mentions and triples again and again: a quarter of
+    an incremental build of 25,000 abstracts. Restored as it was when the build ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -78,39 +107,62 @@ def build(
         InputError: an input is missing or malformed; nothing is written.
         ExportError: an export cannot be written; the previous exports are unchanged.
     """
-    papers = read_inputs(inputs, fmt, strict)
-    log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
-    total = len(papers)
-    store = ExtractionCache(cache_dir) if cache else None
-    try:
-        extractions, cached = run_extraction(
-            papers,
-            engine=engine,
-            scheduler=scheduler,
-            cache=store,
-            on_progress=(lambda done: on_progress(done, total)) if on_progress else None,
-        )
-    finally:
-        if store is not None:
-            store.close()
-    kg = link(extractions)
-    graph = to_networkx(kg)
-    venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
-    title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
-    with ExportWriter(out) as writer:  # each export written as soon as it is rendered
-        rdf = to_rdf(kg, EXTRACTOR_VERSION)
-        triples = len(rdf)
-        writer.write("void.ttl", void_description(rdf, __version__).serialize(format="turtle"))
-        nt = writer.stream("kg.nt", partial(write_ntriples, rdf))
-        del rdf  # the largest structure of a build: gone before the next exports
-        for name, fmt in (("kg.ttl", "turtle"), ("kg.jsonld", "jsonld")):
-            if rdf_formats == "all":
-                writer.stream(name, partial(convert_file, nt, fmt))
-        writer.write("kg.graphml", graphml(graph))
-        writer.write("extractions.jsonl", extractions_jsonl(kg))
-        for name, page in render_views(kg, graph, title, EXTRACTOR_VERSION, views).items():
-            writer.write(name, page)
-        written = writer.commit()
+    with _collector_paused():
+        with _stage("read"):
+            papers = read_inputs(inputs, fmt, strict)
+        log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
+        total = len(papers)
+        store = ExtractionCache(cache_dir) if cache else None
+        try:
+            with _stage("extract"):
+                extractions, cached = run_extraction(
+                    papers,
+                    engine=engine,
+                    scheduler=scheduler,
+                    cache=store,
+                    on_progress=(lambda done: on_progress(done, total)) if on_progress else None,
+                )
+        finally:
+            if store is not None:
+                store.close()
+        with _stage("link"):
+            kg = link(extractions)
+            graph = to_networkx(kg)
+        venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
+        title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
+        with ExportWriter(out) as writer:  # each export written as soon as it is rendered
+            with _stage("RDF"):
+                rdf = to_rdf(kg, EXTRACTOR_VERSION)
+                triples = len(rdf)
+                void = void_description(rdf, __version__).serialize(format="turtle")
+                writer.write("void.ttl", void)
+                nt = writer.stream("kg.nt", partial(write_ntriples, rdf))
+                del rdf  # the largest structure of a build: gone before the next exports
+            # Turtle and JSON-LD are converted by Oxigraph meanwhile, a child process each
+            targets = (
+                [("turtle", "kg.ttl"), ("jsonld", "kg.jsonld")] if rdf_formats == "all" else []
+            )
+            conversions = [Conversion(nt, [(f, writer.reserve(n))], PREFIXES) for f, n in targets]
+            try:
+                with _stage("GraphML and extractions.jsonl"):
+                    writer.stream("kg.graphml", partial(write_graphml, graph))
+                    writer.write("extractions.jsonl", extractions_jsonl(kg))
+                with _stage("views"):
+                    for name, page in render_views(
+                        kg, graph, title, EXTRACTOR_VERSION, views
+                    ).items():
+                        writer.write(name, page)
+                with _stage("Turtle and JSON-LD"):
+                    for conversion in conversions:
+                        conversion.wait()
+            except ConversionError as error:
+                raise ExportError(
+                    f"{error}: cannot write the exports; the previous exports are unchanged"
+                ) from None
+            finally:
+                for conversion in conversions:
+                    conversion.cancel()
+            written = writer.commit()
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),

@@ -73,9 +73,10 @@ def extractions_jsonl(kg: KnowledgeGraph) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def graphml(graph: nx.MultiDiGraph) -> str:
-    """The NetworkX graph as GraphML (for Gephi, Cytoscape, networkx.read_graphml)."""
-    return "\n".join(nx.generate_graphml(graph, prettyprint=True)) + "\n"
+def write_graphml(graph: nx.MultiDiGraph, handle: BinaryIO) -> None:
+    """The NetworkX graph as GraphML (for Gephi, Cytoscape, networkx.read_graphml), streamed
+    by lxml. Its text is XML-safe: `kg.ingest` replaced what XML cannot hold."""
+    nx.write_graphml_lxml(graph, handle, prettyprint=True)
 
 
 class ExportWriter:
@@ -128,6 +129,11 @@ class ExportWriter:
                 f"{where}: cannot write the exports ({error.strerror}); "
                 "the previous exports are unchanged"
             ) from None
+
+    def reserve(self, name: str) -> Path:
+        """A temporary for one export that another process writes; committed with the rest
+        (and removed with them on failure)."""
+        return self.stream(name, lambda handle: None)
 
     def commit(self) -> list[Path]:
         """Put every written export in place; the paths, sorted."""

@@ -1,28 +1,36 @@
 """The RDF view of the graph, described by ontology/kg.ttl.
 
-Triples are rdflib terms collected in a plain set (`Triples`): kg only adds and writes, so
-rdflib's indexes (about 1 KB a triple, and most of the time at a million triples) are
-skipped. The N-Triples are written by kg, sorted; Oxigraph turns them into Turtle and
-JSON-LD. Every node has a content-derived IRI (no blank nodes), so two builds of the same
-input are byte-identical.
+Triples are N-Triples lines collected in a plain set (`Triples`): kg only adds and writes,
+so rdflib's terms and indexes (about 1 KB a triple, and most of the time at a million
+triples) are skipped. The N-Triples are written by kg, sorted; Oxigraph turns them into
+Turtle and JSON-LD (`kg.convert`). Every node has a content-derived IRI (no blank nodes),
+so two builds of the same input are byte-identical.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import shutil
-import tempfile
+from collections import defaultdict
+from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, SKOS
+from rdflib.namespace import DCTERMS, SKOS
 
 from kg.lexicon import Concept, default_lexicon
-from kg.model import KnowledgeGraph, Paper, RelationType, Sentence
+from kg.model import (
+    Assertion,
+    Entity,
+    KnowledgeGraph,
+    LinkedResult,
+    Mention,
+    Paper,
+    RelationType,
+    Sentence,
+)
 from kg.namespaces import (
     AGENT,
     ASSERTION,
@@ -31,7 +39,6 @@ from kg.namespaces import (
     ENTITY,
     KG,
     LEXICON,
-    OA,
     PAPER,
     PREFIXES,
     RESULT,
@@ -56,32 +63,54 @@ Triple = tuple[URIRef, URIRef, Term]
 
 
 class Triples:
-    """A set of triples kept as N-Triples lines: what kg writes, with none of an rdflib
-    graph's indexes (about 150 bytes a triple instead of 1 KB)."""
+    """Triples kept as N-Triples lines: what kg writes, with none of an rdflib graph's terms
+    and indexes (about 150 bytes a triple instead of 1 KB).
+
+    The lines are kept in blocks and written block by block, each block sorted: first what
+    papers share (the extractor, collections, entities and the relations between them),
+    then one block per paper (the paper, its mentions and their text spans, its assertions
+    and results). Sorting within a block keeps each subject's triples together (Turtle's
+    `;` lists) and costs a fraction of sorting a million lines. No triple is in two blocks:
+    a paper's block holds only nodes of that paper.
+
+    `add` takes rdflib terms; `add_nt` takes terms already in N-Triples syntax (`iri`,
+    `literal`), the fast path for the million triples of a large build.
+    """
 
     def __init__(self) -> None:
-        self._lines: set[str] = set()
-        #: subjects of rdf:type triples by class, gathered as they are added (for VoID)
-        self.typed: dict[URIRef, set[URIRef]] = {}
+        self._blocks: list[set[str]] = [set()]
+        self._lines = self._blocks[0]
+        #: subjects of rdf:type triples by class (IRIs as plain strings), for VoID
+        self.typed: dict[str, set[str]] = {}
+
+    def new_block(self) -> None:
+        """Start the next block: triples added from now on are written after the others."""
+        self._lines = set()
+        self._blocks.append(self._lines)
 
     def add(self, triple: Triple) -> None:
-        """Add one (subject, predicate, object) triple."""
+        """Add one (subject, predicate, object) triple of rdflib terms."""
         s, p, o = triple
-        self._lines.add(f"{_nt(s)} {_nt(p)} {_nt(o)} .")
-        if p == RDF.type:
-            self.typed.setdefault(o, set()).add(s)  # type: ignore[arg-type]
+        self.add_nt(_nt(s), _nt(p), _nt(o))
+
+    def add_nt(self, s: str, p: str, o: str) -> None:
+        """Add one triple whose terms are already written in N-Triples syntax."""
+        self._lines.add(f"{s} {p} {o} .")
+        if p == _A:
+            self.typed.setdefault(o[1:-1], set()).add(s[1:-1])
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return sum(map(len, self._blocks))
 
-    def lines(self) -> list[str]:
-        """The N-Triples lines, sorted."""
-        return sorted(self._lines)
+    def lines(self) -> Iterator[str]:
+        """The N-Triples lines, block by block, each block sorted."""
+        for block in self._blocks:
+            yield from sorted(block)
 
     def graph(self) -> Graph:
         """The triples in an rdflib graph with kg's prefixes (for SPARQL or rdflib users)."""
         graph = new_graph()
-        graph.parse(data="\n".join(self._lines), format="nt")
+        graph.parse(data="\n".join(self.lines()), format="nt")
         return graph
 
 
@@ -106,17 +135,49 @@ def collection_iri(paper: Paper) -> URIRef | None:
     return None
 
 
-def _span(graph: Triples, paper: Paper, start: int, end: int) -> URIRef:
-    """A kg:TextSpan of the paper with its oa:TextPositionSelector."""
-    span = PAPER[f"{paper.id}/span/{start}-{end}"]
-    selector = PAPER[f"{paper.id}/span/{start}-{end}/selector"]
-    graph.add((span, RDF.type, KG.TextSpan))
-    graph.add((span, OA.hasSource, PAPER[paper.id]))
-    graph.add((span, OA.hasSelector, selector))
-    graph.add((span, KG.text, Literal(paper.text[start:end])))
-    graph.add((selector, RDF.type, OA.TextPositionSelector))
-    graph.add((selector, OA.start, Literal(start, datatype=XSD.nonNegativeInteger)))
-    graph.add((selector, OA.end, Literal(end, datatype=XSD.nonNegativeInteger)))
+class _Terms(dict[str, str]):
+    """Ontology terms by CURIE in N-Triples syntax: `_T["oa:hasSource"]` is
+    "<http://www.w3.org/ns/oa#hasSource>". A kg: name the ontology does not define fails."""
+
+    def __missing__(self, curie: str) -> str:
+        prefix, local = curie.split(":", 1)
+        term = KG[local] if prefix == "kg" else URIRef(PREFIXES[prefix] + local)
+        self[curie] = iri(term)
+        return self[curie]
+
+
+def iri(term: str) -> str:
+    """An IRI (already valid, as kg mints them) in N-Triples syntax."""
+    return f"<{term}>"
+
+
+def literal(text: str, datatype: str | None = None) -> str:
+    """A literal in N-Triples syntax: `text` escaped, then the datatype IRI if any."""
+    quoted = '"' + _CONTROL.sub(_escape, text) + '"'
+    return f"{quoted}^^<{datatype}>" if datatype else quoted
+
+
+def _count(n: int) -> str:
+    return f'"{n}"^^<{XSD.nonNegativeInteger}>'
+
+
+_T = _Terms()
+_A = _T["rdf:type"]
+_PAPER, _ENTITY, _ASSERTION, _RESULT = (str(ns) for ns in (PAPER, ENTITY, ASSERTION, RESULT))
+
+
+def _span(graph: Triples, paper: Paper, start: int, end: int) -> str:
+    """A kg:TextSpan of the paper with its oa:TextPositionSelector (N-Triples IRI)."""
+    span = f"<{_PAPER}{paper.id}/span/{start}-{end}>"
+    selector = f"<{_PAPER}{paper.id}/span/{start}-{end}/selector>"
+    add = graph.add_nt
+    add(span, _A, _T["kg:TextSpan"])
+    add(span, _T["oa:hasSource"], f"<{_PAPER}{paper.id}>")
+    add(span, _T["oa:hasSelector"], selector)
+    add(span, _T["kg:text"], literal(paper.text[start:end]))
+    add(selector, _A, _T["oa:TextPositionSelector"])
+    add(selector, _T["oa:start"], _count(start))
+    add(selector, _T["oa:end"], _count(end))
     return span
 
 
@@ -157,6 +218,25 @@ def _metadata(graph: Triples, node: URIRef, p: Paper) -> None:
         graph.add((node, DCTERMS.identifier, Literal(p.external_id)))
 
 
+def _paper(graph: Triples, p: Paper) -> None:
+    """The paper node: identifier, abstract, where it was read, venue and metadata."""
+    node = PAPER[p.id]
+    add, s = graph.add_nt, iri(node)
+    add(s, _A, _T["kg:Paper"])
+    add(s, _T["dcterms:identifier"], literal(p.id))
+    add(s, _T["dcterms:abstract"], literal(p.text))
+    add(s, _T["kg:sourceFile"], literal(p.source))
+    add(s, _T["kg:sourceLine"], literal(str(p.line), XSD.integer))
+    if p.venue:
+        add(s, _T["kg:venue"], literal(p.venue))
+    if p.year:
+        add(s, _T["dcterms:date"], literal(str(p.year), XSD.gYear))
+    _metadata(graph, node, p)
+    collection = collection_iri(p)
+    if collection is not None:  # the collection's own triples are shared: see to_rdf
+        graph.add((node, DCTERMS.isPartOf, collection))
+
+
 def to_rdf(
     kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None
 ) -> Triples:
@@ -174,28 +254,15 @@ def to_rdf(
         an rdflib graph.
     """
     graph = Triples()
-    agent = AGENT[extractor.replace("/", "-")]
-    graph.add((agent, RDF.type, KG.Extractor))
-    graph.add((agent, RDFS.label, Literal(extractor)))
-    papers = {p.id: p for p in kg.papers}
+    add = graph.add_nt
+    agent = iri(AGENT[extractor.replace("/", "-")])
+    add(agent, _A, _T["kg:Extractor"])
+    add(agent, _T["rdfs:label"], literal(extractor))
     for p in kg.papers:
-        node = PAPER[p.id]
-        graph.add((node, RDF.type, KG.Paper))
-        graph.add((node, DCTERMS.identifier, Literal(p.id)))
-        graph.add((node, DCTERMS.abstract, Literal(p.text)))
-        graph.add((node, KG.sourceFile, Literal(p.source)))
-        graph.add((node, KG.sourceLine, Literal(p.line, datatype=XSD.integer)))
-        if p.venue:
-            graph.add((node, KG.venue, Literal(p.venue)))
-        if p.year:
-            graph.add((node, DCTERMS.date, Literal(str(p.year), datatype=XSD.gYear)))
-        _metadata(graph, node, p)
         collection = collection_iri(p)
         if collection is not None:
-            graph.add((node, DCTERMS.isPartOf, collection))
             graph.add((collection, RDF.type, KG.Collection))
-            label = p.collection or f"{p.venue} {p.year}"
-            graph.add((collection, RDFS.label, Literal(label)))
+            graph.add((collection, RDFS.label, Literal(p.collection or f"{p.venue} {p.year}")))
     concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
     keys = {e.key for e in kg.entities}
     for e in kg.entities:
@@ -204,70 +271,101 @@ def to_rdf(
             keys.add(family)
             _concept(graph, concepts[family])
             family = concepts[family].broader
+    mentions: dict[str, list[tuple[Mention, str]]] = defaultdict(list)
     for e in kg.entities:
-        node = ENTITY[e.key]
-        graph.add((node, RDF.type, KG[e.type.value]))
-        if e.concept:
-            graph.add((node, SKOS.inScheme, LEXICON))
-        for note in e.merge_reasons:
-            graph.add((node, SKOS.editorialNote, Literal(note)))
-        votes = ", ".join(f"{t} {n}" for t, n in sorted(e.type_votes, key=lambda v: (-v[1], v[0])))
-        graph.add((node, KG.typeVotes, Literal(votes)))
-        graph.add((node, SKOS.prefLabel, Literal(e.name)))
-        graph.add((node, RDFS.label, Literal(e.name)))
-        for alias in e.aliases:
-            graph.add((node, SKOS.altLabel, Literal(alias)))
-        if e.broader:
-            graph.add((node, KG.variantOf, ENTITY[e.broader]))
-        for pid in e.papers:
-            graph.add((PAPER[pid], KG.mentions, node))
+        _entity(graph, e)
         for ref in e.mentions:
-            m = ref.mention
-            paper = papers[ref.paper]
-            mention = PAPER[f"{paper.id}/mention/{m.start}-{m.end}"]
-            graph.add((mention, RDF.type, KG.Mention))
-            graph.add((mention, OA.hasBody, node))
-            graph.add((mention, OA.hasTarget, _span(graph, paper, m.start, m.end)))
+            mentions[ref.paper].append((ref.mention, e.key))
+    assertions: dict[str, list[Assertion]] = defaultdict(list)
     for a in kg.assertions:
-        predicate = PREDICATES[a.relation]
-        head = PAPER[a.head] if a.relation is RelationType.PROPOSES else ENTITY[a.head]
-        tail = ENTITY[a.tail]
-        graph.add((head, predicate, tail))
-        if a.relation in _PAPER_LEVEL:
-            graph.add((PAPER[a.paper], predicate, tail))
-        node = ASSERTION[_digest(a.paper, a.head, a.relation.value, a.tail)]
-        graph.add((node, RDF.type, KG.Assertion))
-        graph.add((node, RDF.subject, head))
-        graph.add((node, RDF.predicate, predicate))
-        graph.add((node, RDF.object, tail))
-        graph.add((node, PROV.wasDerivedFrom, PAPER[a.paper]))
-        graph.add((node, PROV.wasAttributedTo, agent))
-        graph.add((node, KG.evidence, _sentence(graph, papers[a.paper], a.sentence)))
+        if a.relation is not RelationType.PROPOSES:  # a relation between entities
+            add(f"<{_ENTITY}{a.head}>", iri(PREDICATES[a.relation]), f"<{_ENTITY}{a.tail}>")
+        assertions[a.paper].append(a)
+    results: dict[str, list[LinkedResult]] = defaultdict(list)
     for r in kg.results:
-        node = RESULT[_digest(r.paper, r.sentence.start, r.text, r.value)]
-        graph.add((node, RDF.type, KG.Result))
-        graph.add((node, KG.value, _decimal(r.value)))
-        if r.unit:
-            graph.add((node, KG.unit, Literal(r.unit)))
-        if r.metric:
-            graph.add((node, KG.metricName, Literal(r.metric)))
-        if r.subject:
-            graph.add((node, KG.resultOf, ENTITY[r.subject]))
-        if r.benchmark:
-            graph.add((node, KG.onBenchmark, ENTITY[r.benchmark]))
-        graph.add((node, PROV.wasDerivedFrom, PAPER[r.paper]))
-        graph.add((node, PROV.wasAttributedTo, agent))
-        graph.add((node, KG.evidence, _sentence(graph, papers[r.paper], r.sentence)))
+        results[r.paper].append(r)
+    for p in kg.papers:
+        graph.new_block()
+        _paper(graph, p)
+        paper = f"<{_PAPER}{p.id}>"
+        for m, key in mentions[p.id]:
+            entity = f"<{_ENTITY}{key}>"
+            add(paper, _T["kg:mentions"], entity)
+            mention = f"<{_PAPER}{p.id}/mention/{m.start}-{m.end}>"
+            add(mention, _A, _T["kg:Mention"])
+            add(mention, _T["oa:hasBody"], entity)
+            add(mention, _T["oa:hasTarget"], _span(graph, p, m.start, m.end))
+        for a in assertions[p.id]:
+            _assertion(graph, p, a, agent)
+        for r in results[p.id]:
+            _result(graph, p, r, agent)
     return graph
 
 
-def _decimal(value: Decimal) -> Literal:
+def _entity(graph: Triples, e: Entity) -> None:
+    """A linked entity: its type, names, family and how it was linked."""
+    add = graph.add_nt
+    node = f"<{_ENTITY}{e.key}>"
+    add(node, _A, _T[f"kg:{e.type.value}"])
+    if e.concept:
+        add(node, _T["skos:inScheme"], iri(LEXICON))
+    for note in e.merge_reasons:
+        add(node, _T["skos:editorialNote"], literal(note))
+    votes = ", ".join(f"{t} {n}" for t, n in sorted(e.type_votes, key=lambda v: (-v[1], v[0])))
+    add(node, _T["kg:typeVotes"], literal(votes))
+    add(node, _T["skos:prefLabel"], literal(e.name))
+    add(node, _T["rdfs:label"], literal(e.name))
+    for alias in e.aliases:
+        add(node, _T["skos:altLabel"], literal(alias))
+    if e.broader:
+        add(node, _T["kg:variantOf"], f"<{_ENTITY}{e.broader}>")
+
+
+def _assertion(graph: Triples, p: Paper, a: Assertion, agent: str) -> None:
+    """A relation the paper states, reified with its provenance and evidence sentence."""
+    add = graph.add_nt
+    predicate = iri(PREDICATES[a.relation])
+    paper = f"<{_PAPER}{p.id}>"
+    head = paper if a.relation is RelationType.PROPOSES else f"<{_ENTITY}{a.head}>"
+    tail = f"<{_ENTITY}{a.tail}>"
+    if a.relation is RelationType.PROPOSES or a.relation in _PAPER_LEVEL:
+        add(paper, predicate, tail)
+    node = f"<{_ASSERTION}{_digest(a.paper, a.head, a.relation.value, a.tail)}>"
+    add(node, _A, _T["kg:Assertion"])
+    add(node, _T["rdf:subject"], head)
+    add(node, _T["rdf:predicate"], predicate)
+    add(node, _T["rdf:object"], tail)
+    add(node, _T["prov:wasDerivedFrom"], paper)
+    add(node, _T["prov:wasAttributedTo"], agent)
+    add(node, _T["kg:evidence"], _sentence(graph, p, a.sentence))
+
+
+def _result(graph: Triples, p: Paper, r: LinkedResult, agent: str) -> None:
+    """A reported result: value, unit, metric, what scored it, on what, and its sentence."""
+    add = graph.add_nt
+    node = f"<{_RESULT}{_digest(r.paper, r.sentence.start, r.text, r.value)}>"
+    add(node, _A, _T["kg:Result"])
+    add(node, _T["kg:value"], _decimal(r.value))
+    if r.unit:
+        add(node, _T["kg:unit"], literal(r.unit))
+    if r.metric:
+        add(node, _T["kg:metricName"], literal(r.metric))
+    if r.subject:
+        add(node, _T["kg:resultOf"], f"<{_ENTITY}{r.subject}>")
+    if r.benchmark:
+        add(node, _T["kg:onBenchmark"], f"<{_ENTITY}{r.benchmark}>")
+    add(node, _T["prov:wasDerivedFrom"], f"<{_PAPER}{r.paper}>")
+    add(node, _T["prov:wasAttributedTo"], agent)
+    add(node, _T["kg:evidence"], _sentence(graph, p, r.sentence))
+
+
+def _decimal(value: Decimal) -> str:
     """An xsd:decimal in canonical form ("70.0", not "70"), the same in every syntax."""
     lexical = format(value, "f")
-    return Literal(lexical if "." in lexical else lexical + ".0", datatype=XSD.decimal)
+    return literal(lexical if "." in lexical else lexical + ".0", XSD.decimal)
 
 
-def _sentence(graph: Triples, paper: Paper, sentence: Sentence) -> URIRef:
+def _sentence(graph: Triples, paper: Paper, sentence: Sentence) -> str:
     return _span(graph, paper, sentence.start, sentence.end)
 
 
@@ -281,10 +379,9 @@ def void_description(graph: Triples, version: str) -> Graph:
     void.add((DATASET, VOID.vocabulary, URIRef(str(KG._NS))))
     void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))
     void.add((DATASET, VOID.triples, Literal(len(graph), datatype=XSD.integer)))
-    entity = str(ENTITY)
-    entities = {s for members in graph.typed.values() for s in members if s.startswith(entity)}
+    entities = {s for members in graph.typed.values() for s in members if s.startswith(_ENTITY)}
     void.add((DATASET, VOID.entities, Literal(len(entities), datatype=XSD.integer)))
-    counts = {cls: len(members) for cls, members in graph.typed.items()}
+    counts = {URIRef(cls): len(members) for cls, members in graph.typed.items()}
     void.add((DATASET, VOID.classes, Literal(len(counts), datatype=XSD.integer)))
     for cls, n in sorted(counts.items()):
         local = str(cls).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
@@ -316,38 +413,19 @@ def _nt(term: Term) -> str:
 
 
 def ntriples(graph: Triples) -> str:
-    """The triples as N-Triples, one a line, sorted: diffable, streamable, deterministic."""
-    lines = graph.lines()
-    return "\n".join(lines) + "\n" if lines else ""
+    """The triples as N-Triples, one a line (see `Triples` for the order): diffable,
+    streamable, the same bytes for the same input."""
+    return "".join(line + "\n" for line in graph.lines())
 
 
 def write_ntriples(graph: Triples, handle: BinaryIO) -> None:
-    """Write the triples as sorted N-Triples, in UTF-8, a chunk at a time."""
-    lines = graph.lines()
-    for i in range(0, len(lines), 10_000):
-        handle.write("".join(line + "\n" for line in lines[i : i + 10_000]).encode("utf-8"))
-
-
-def convert_file(nt: Path, fmt: str, handle: BinaryIO) -> None:
-    """Stream an N-Triples file to Turtle (with kg's prefixes) or JSON-LD, by Oxigraph.
-
-    Oxigraph writes the triples in the order given, so sorted input gives the same bytes;
-    the prefix lines are put in a fixed order, whatever the writer's map does.
-    """
-    import pyoxigraph as ox
-
-    target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
-    triples = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
-    if fmt != "turtle":
-        ox.serialize(triples, output=handle, format=target)
-        handle.write(b"\n")
-        return
-    with tempfile.TemporaryFile() as body:
-        ox.serialize(triples, output=body, format=target, prefixes=dict(sorted(PREFIXES.items())))
-        body.seek(0)
-        head = []
-        while (line := body.readline()).startswith(b"@prefix"):
-            head.append(line)
-        handle.write(b"".join(sorted(head)))
-        handle.write(line)
-        shutil.copyfileobj(body, handle)
+    """Write the triples as N-Triples (see `Triples` for the order), in UTF-8, a chunk at a
+    time."""
+    chunk: list[str] = []
+    for line in graph.lines():
+        chunk.append(line)
+        if len(chunk) == 10_000:
+            handle.write(("\n".join(chunk) + "\n").encode("utf-8"))
+            chunk = []
+    if chunk:
+        handle.write(("\n".join(chunk) + "\n").encode("utf-8"))

@@ -193,3 +193,40 @@ def test_kill_9_in_the_middle_leaves_previous_exports(exports, tmp_path):
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert snapshot(exports) == before
+
+
+def test_characters_no_export_can_hold_become_u_fffd(runner, tmp_path):
+    """A stray U+0002 (PDF debris) and a lone surrogate (a JSON "\\ud800") would make GraphML
+    ill-formed and UTF-8 unwritable: each becomes U+FFFD in place, with a warning."""
+    record = {"title": "Odd\u0002title", "abstract": f"We propose Foo\u0002Net \ud800 and {GOOD}"}
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["build", str(path), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "odd.jsonl:1: control characters or lone surrogates" in result.stderr
+    (text,) = [json.loads(line)["text"] for line in (out / "extractions.jsonl").open()]
+    assert text == record["abstract"].replace("\u0002", "\ufffd").replace("\ud800", "\ufffd")
+    import networkx as nx
+
+    graph = nx.read_graphml(out / "kg.graphml")
+    titles = [d["title"] for _, d in graph.nodes(data=True) if d["kind"] == "paper"]
+    assert titles == ["Odd\ufffdtitle"]
+    assert len(Graph().parse(out / "kg.ttl")) == len(Graph().parse(out / "kg.jsonld"))
+
+
+def test_a_failed_conversion_leaves_previous_exports(exports, runner, monkeypatch):
+    """Turtle and JSON-LD are written by child processes: one that fails (here: told to write
+    where no directory is) fails the build, and nothing of it is left."""
+    from kg.convert import Conversion
+
+    def misdirected(nt, targets, prefixes):
+        return Conversion(nt, [(f, exports / "missing" / "kg.ttl") for f, _ in targets], prefixes)
+
+    before = snapshot(exports)
+    monkeypatch.setattr(sys.modules["kg.build"], "Conversion", misdirected)
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
+    assert result.exit_code == 2, result.output
+    assert "missing/kg.ttl: No such file or directory" in result.stderr
+    assert "previous exports are unchanged" in result.stderr
+    assert snapshot(exports) == before

@@ -81,7 +81,24 @@ def test_ntriples_and_jsonld_hold_the_same_graph(built):
     ld = Graph().parse(built / "kg.jsonld", format="json-ld")
     assert isomorphic(turtle, nt) and isomorphic(turtle, ld)
     lines = (built / "kg.nt").read_text(encoding="utf-8").splitlines()
-    assert lines == sorted(lines)
+    assert len(set(lines)) == len(lines) == len(nt)
+
+
+def test_ntriples_keep_each_subject_together(built):
+    """kg.nt is written block by block (shared nodes, then paper by paper), each block sorted:
+    every subject's triples are one run of lines, as Turtle's `;` lists want."""
+    lines = (built / "kg.nt").read_text(encoding="utf-8").splitlines()
+    runs = [
+        s
+        for i, s in enumerate(line.split(" ", 1)[0] for line in lines)
+        if i == 0 or s != lines[i - 1].split(" ", 1)[0]
+    ]
+    assert len(runs) == len(set(runs)), "a subject's triples are split"
+    papers = [i for i, line in enumerate(lines) if line.endswith("ontology#Paper> .")]
+    entities = [
+        i for i, line in enumerate(lines) if line.startswith("<https://w3id.org/kg-ml/id/entity/")
+    ]
+    assert max(entities) < min(papers)  # entities first, then the papers
 
 
 def test_an_independent_store_loads_the_turtle(built):
