@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import SEEDS, write
@@ -30,6 +31,21 @@ def test_build_prints_a_summary(exports):
     assert {"kg.ttl", "kg.graphml", "extractions.jsonl", "index.html"} <= {
         p.name for p in out.iterdir()
     }
+
+
+def test_verbose_build_says_how_long_each_stage_took(runner, tmp_path):
+    result = runner.invoke(main, ["-v", "build", str(SEEDS), "-o", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    stages = re.findall(r"^Info: ([\w .-]+): \d+\.\d s$", result.stderr, re.MULTILINE)
+    assert stages == [
+        "read",
+        "extract",
+        "link",
+        "RDF",
+        "GraphML and extractions.jsonl",
+        "views",
+        "Turtle and JSON-LD",
+    ]
 
 
 def test_build_twice_is_byte_identical(exports, runner, tmp_path):

@@ -19,6 +19,7 @@ _VENUE = re.compile(r"\b([A-Za-z][A-Za-z-]*)\b")
 _ARXIV = re.compile(
     r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+/\d{7})(?:v\d+)?", re.IGNORECASE
 )
+_LINE_BREAK = re.compile(r"[ \t]*[\r\n]+[ \t]*")
 _DOI = re.compile(r"(?:doi\.org/|doi:)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
 
 
@@ -87,7 +88,9 @@ def paper_from_record(
     fields = {str(k).strip().lower(): v for k, v in record.items()}
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
-    abstract = re.sub(r"[ \t]*[\r\n]+[ \t]*", " ", str(raw)).strip() if raw is not None else ""
+    abstract = str(raw).strip() if raw is not None else ""
+    if "\n" in abstract or "\r" in abstract:
+        abstract = _LINE_BREAK.sub(" ", abstract)
     if _UNWRITABLE.search(abstract):
         log.warning(
             "%s:%d: control characters or lone surrogates in the abstract replaced by U+FFFD",
