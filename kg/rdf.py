@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import BinaryIO
 from urllib.parse import quote
@@ -99,6 +99,10 @@ class Triples:
         if p == _A:
             self.typed.setdefault(o[1:-1], set()).add(s[1:-1])
 
+    def extend(self, lines: Iterable[str]) -> None:
+        """Add N-Triples lines as they are; none may be an rdf:type triple (see `typed`)."""
+        self._lines.update(lines)
+
     def __len__(self) -> int:
         return sum(map(len, self._blocks))
 
@@ -157,8 +161,11 @@ def literal(text: str, datatype: str | None = None) -> str:
     return f"{quoted}^^<{datatype}>" if datatype else quoted
 
 
+_NON_NEGATIVE = str(XSD.nonNegativeInteger)
+
+
 def _count(n: int) -> str:
-    return f'"{n}"^^<{XSD.nonNegativeInteger}>'
+    return f'"{n}"^^<{_NON_NEGATIVE}>'
 
 
 _T = _Terms()
@@ -170,14 +177,17 @@ def _span(graph: Triples, paper: Paper, start: int, end: int) -> str:
     """A kg:TextSpan of the paper with its oa:TextPositionSelector (N-Triples IRI)."""
     span = f"<{_PAPER}{paper.id}/span/{start}-{end}>"
     selector = f"<{_PAPER}{paper.id}/span/{start}-{end}/selector>"
-    add = graph.add_nt
-    add(span, _A, _T["kg:TextSpan"])
-    add(span, _T["oa:hasSource"], f"<{_PAPER}{paper.id}>")
-    add(span, _T["oa:hasSelector"], selector)
-    add(span, _T["kg:text"], literal(paper.text[start:end]))
-    add(selector, _A, _T["oa:TextPositionSelector"])
-    add(selector, _T["oa:start"], _count(start))
-    add(selector, _T["oa:end"], _count(end))
+    graph.add_nt(span, _A, _T["kg:TextSpan"])
+    graph.add_nt(selector, _A, _T["oa:TextPositionSelector"])
+    graph.extend(  # the hot path of a large build: 7 triples for each of 100,000 spans
+        (
+            f"{span} {_T['oa:hasSource']} <{_PAPER}{paper.id}> .",
+            f"{span} {_T['oa:hasSelector']} {selector} .",
+            f"{span} {_T['kg:text']} {literal(paper.text[start:end])} .",
+            f"{selector} {_T['oa:start']} {_count(start)} .",
+            f"{selector} {_T['oa:end']} {_count(end)} .",
+        )
+    )
     return span
 
 
