@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -30,13 +31,15 @@ class TreeMemory:
     """The peak of the summed RSS of this process and all its children (extraction workers,
     Oxigraph converters), sampled every 10 ms in a thread, and at least this process's own
     peak. (RUSAGE_CHILDREN cannot say: a child started by vfork is charged its parent's
-    pages until it execs.)"""
+    pages until it execs; such a child, caught before its exec, still shows this process's
+    command line and is skipped.)"""
 
     def __init__(self) -> None:
         import psutil
 
         self.peak = 0
         self._me = psutil.Process()
+        self._command = self._me.cmdline()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -45,10 +48,11 @@ class TreeMemory:
         import psutil
 
         while not self._done.wait(0.01):
-            total = 0
-            for process in [self._me, *self._me.children(recursive=True)]:
+            total = self._me.memory_info().rss
+            for process in self._me.children(recursive=True):
                 try:
-                    total += process.memory_info().rss
+                    if process.cmdline() != self._command:
+                        total += process.memory_info().rss
                 except psutil.Error:  # the child ended meanwhile
                     pass
             self.peak = max(self.peak, total)
@@ -86,7 +90,13 @@ def one(n: int, views: str, part: str) -> dict:
             return {"tokenize": tokenize, "extract": time.perf_counter() - t}
         if part == "rebuild":
             cache, out = Path(tmp) / "cache", Path(tmp) / "exports"
-            build([source], out, views=views, cache_dir=cache)
+            # the first build in a process of its own, as a user would run it
+            command = [sys.executable, "-m", "kg", "build", str(source), "-o", str(out), "-q"]
+            subprocess.run(
+                [*command, "--views", views],
+                check=True,
+                env={**os.environ, "KG_CACHE_DIR": str(cache)},
+            )
             rows = source.read_text(encoding="utf-8").splitlines(keepends=True)
             first = json.loads(rows[0])
             first["abstract"] += " We also propose FooNet, which outperforms GRPO on MATH500."

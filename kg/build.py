@@ -148,9 +148,8 @@ def build(
                     writer.stream("kg.graphml", partial(write_graphml, graph))
                     writer.write("extractions.jsonl", extractions_jsonl(kg))
                 with _stage("views"):
-                    for name, page in render_views(
-                        kg, graph, title, EXTRACTOR_VERSION, views
-                    ).items():
+                    pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
+                    for name, page in pages:
                         writer.write(name, page)
                 with _stage("Turtle and JSON-LD"):
                     for conversion in conversions:

@@ -4,6 +4,8 @@ in lib/, and every page opens from disk with no network."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import networkx as nx
 
 from kg.graph import entity_node
@@ -19,23 +21,25 @@ VIEWS = ("all", "overview", "none")
 
 def render_views(
     kg: KnowledgeGraph, graph: nx.MultiDiGraph, title: str, extractor: str, views: str = "all"
-) -> dict[str, str | bytes]:
-    """The pages of the views by path under exports/, with vis-network in lib/.
+) -> Iterator[tuple[str, str | bytes]]:
+    """The pages of the views, each with its path under exports/, vis-network in lib/; one
+    page at a time, so that a build writes each before it renders the next (25,000 pages
+    held at once took 2 GB).
 
     `views` is "all" (the overview, a page per paper and per entity in two or more papers),
     "overview" (index.html alone, for large builds) or "none".
     """
     if views == "none":
-        return {}
-    files: dict[str, str | bytes] = {"index.html": overview(graph, title), **vis_library()}
+        return
+    yield "index.html", overview(graph, title)
+    yield from vis_library().items()
     if views == "overview":
-        return files
+        return
     site = Site.of(kg, graph)
     for ex in kg.extractions:
-        files[f"papers/{ex.paper.id}.html"] = paper_page(ex, site, extractor)
+        yield f"papers/{ex.paper.id}.html", paper_page(ex, site, extractor)
     for entity in kg.entities:
         node = entity_node(entity.key)
         page = page_of(node, graph.nodes[node])
         if page is not None:
-            files[page] = entity_page(entity, site)
-    return files
+            yield page, entity_page(entity, site)
