@@ -29,11 +29,21 @@ from kg.views import render_views
 log = logging.getLogger(__name__)
 
 
+#: called with a stage's name, the units done and the units in all (see `build`)
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
+
+
 @contextmanager
-def _stage(name: str) -> Iterator[None]:
-    """Log how long a stage took (`kg -v build`)."""
+def _stage(name: str, progress: Progress) -> Iterator[None]:
+    """Report a stage's start and end (`progress`) and how long it took (`kg -v build`)."""
     start = time.perf_counter()
+    progress(name, 0, 1)
     yield
+    progress(name, 1, 1)
     log.info("%s: %.1f s", name, time.perf_counter() - start)
 
 
@@ -74,7 +84,7 @@ def build(
     inputs: Sequence[Path],
     out: Path,
     *,
-    on_progress: Callable[[int, int], None] | None = None,
+    on_progress: Progress | None = None,
     views: str = "all",
     fmt: str | None = None,
     strict: bool = False,
@@ -89,7 +99,9 @@ def build(
     Args:
         inputs: files or directories of abstracts.
         out: the exports directory (created if missing).
-        on_progress: called with (papers extracted, papers in all) as extraction goes.
+        on_progress: called with (stage, done, in all) as the build goes: "extract" counts
+            papers, "views" pages; "read", "link", "RDF", "GraphML and extractions.jsonl"
+            and "Turtle and JSON-LD" go from 0 of 1 to 1 of 1.
         views: which HTML views to write: "all", "overview" (index.html only) or "none".
         fmt: the input format (see `kg.ingest.FORMATS`), or None to detect it per file.
         strict: stop at the first bad record instead of skipping it with a warning.
@@ -107,31 +119,32 @@ def build(
         InputError: an input is missing or malformed; nothing is written.
         ExportError: an export cannot be written; the previous exports are unchanged.
     """
+    progress = on_progress or _no_progress
     with _collector_paused():
-        with _stage("read"):
+        with _stage("read", progress):
             papers = read_inputs(inputs, fmt, strict)
         log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
         total = len(papers)
         store = ExtractionCache(cache_dir) if cache else None
         try:
-            with _stage("extract"):
+            with _stage("extract", _no_progress):  # counted in papers instead
                 extractions, cached = run_extraction(
                     papers,
                     engine=engine,
                     scheduler=scheduler,
                     cache=store,
-                    on_progress=(lambda done: on_progress(done, total)) if on_progress else None,
+                    on_progress=lambda done: progress("extract", done, total),
                 )
         finally:
             if store is not None:
                 store.close()
-        with _stage("link"):
+        with _stage("link", progress):
             kg = link(extractions)
             graph = to_networkx(kg)
         venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
         title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
         with ExportWriter(out) as writer:  # each export written as soon as it is rendered
-            with _stage("RDF"):
+            with _stage("RDF", progress):
                 rdf = to_rdf(kg, EXTRACTOR_VERSION)
                 triples = len(rdf)
                 void = void_description(rdf, __version__).serialize(format="turtle")
@@ -144,14 +157,15 @@ def build(
             )
             conversions = [Conversion(nt, [(f, writer.reserve(n))], PREFIXES) for f, n in targets]
             try:
-                with _stage("GraphML and extractions.jsonl"):
+                with _stage("GraphML and extractions.jsonl", progress):
                     writer.stream("kg.graphml", partial(write_graphml, graph))
                     writer.write("extractions.jsonl", extractions_jsonl(kg))
-                with _stage("views"):
+                with _stage("views", _no_progress):  # counted in pages instead
                     pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
-                    for name, page in pages:
-                        writer.write(name, page)
-                with _stage("Turtle and JSON-LD"):
+                    for done, (name, render) in enumerate(pages, 1):
+                        writer.write(name, render())
+                        progress("views", done, len(pages))
+                with _stage("Turtle and JSON-LD", progress):
                     for conversion in conversions:
                         conversion.wait()
             except ConversionError as error:

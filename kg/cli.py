@@ -7,12 +7,15 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from kg import __version__
 from kg.errors import KgError
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -158,13 +161,7 @@ def build(
     """
     from kg.build import build as run_build
 
-    show = not quiet and sys.stderr.isatty()
-    with click.progressbar(length=1, label="Extracting", file=sys.stderr, hidden=not show) as bar:
-
-        def progress(done: int, total: int) -> None:
-            bar.length = total
-            bar.update(done - bar.pos)
-
+    with _Progress(show=not quiet and sys.stderr.isatty()) as progress:
         summary = run_build(
             list(inputs) or [Path("seeds")],
             out,
@@ -187,6 +184,47 @@ def build(
     click.echo(f"results:   {summary.results}")
     click.echo(f"triples:   {summary.triples}")
     click.echo(f"wrote:     {_files(summary.files, out)}")
+
+
+class _Progress:
+    """A progress bar on stderr for each stage of a build that takes a while to show."""
+
+    LABELS = {
+        "extract": "Extracting",
+        "link": "Linking",
+        "RDF": "Writing RDF",
+        "GraphML and extractions.jsonl": "Writing GraphML",
+        "views": "Writing pages",
+        "Turtle and JSON-LD": "Turtle, JSON-LD",
+    }
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.stage: str | None = None
+        self.bar: ProgressBar[int] | None = None
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *error: object) -> None:
+        self._close()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.show or stage not in self.LABELS:
+            return
+        if stage != self.stage:
+            self._close()
+            label = f"{self.LABELS[stage]:<16}"
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            self.stage = stage
+        assert self.bar is not None
+        self.bar.length = total
+        self.bar.update(done - self.bar.pos)
+
+    def _close(self) -> None:
+        if self.bar is not None:
+            self.bar.render_finish()
+            self.bar = None
 
 
 def _files(files: tuple[Path, ...], out: Path) -> str:

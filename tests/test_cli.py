@@ -48,6 +48,29 @@ def test_verbose_build_says_how_long_each_stage_took(runner, tmp_path):
     ]
 
 
+def test_build_reports_progress_stage_by_stage(tmp_path):
+    """A bar per stage: papers while extracting, pages while writing the views."""
+    from kg.build import build
+
+    seen: list[tuple[str, int, int]] = []
+    summary = build([SEEDS], tmp_path, on_progress=lambda *step: seen.append(step))
+    stages = list(dict.fromkeys(stage for stage, _, _ in seen))
+    assert stages == [
+        "read",
+        "extract",
+        "link",
+        "RDF",
+        "GraphML and extractions.jsonl",
+        "views",
+        "Turtle and JSON-LD",
+    ]
+    assert ("extract", 38, 38) in seen
+    pages = [(done, total) for stage, done, total in seen if stage == "views"]
+    html = [f for f in summary.files if f.suffix == ".html"]
+    assert pages[-1] == (pages[-1][1], len(html) + 2)  # and lib/'s two files
+    assert [done for done, _ in pages] == list(range(1, len(pages) + 1))
+
+
 def test_build_twice_is_byte_identical(exports, runner, tmp_path):
     out, _ = exports
     again = tmp_path / "again"

@@ -4,7 +4,8 @@ in lib/, and every page opens from disk with no network."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
+from functools import partial
 
 import networkx as nx
 
@@ -21,25 +22,32 @@ VIEWS = ("all", "overview", "none")
 
 def render_views(
     kg: KnowledgeGraph, graph: nx.MultiDiGraph, title: str, extractor: str, views: str = "all"
-) -> Iterator[tuple[str, str | bytes]]:
-    """The pages of the views, each with its path under exports/, vis-network in lib/; one
-    page at a time, so that a build writes each before it renders the next (25,000 pages
-    held at once took 2 GB).
+) -> list[tuple[str, Callable[[], str | bytes]]]:
+    """The pages of the views, each with its path under exports/ (vis-network in lib/) and
+    a function that renders it: a build renders and writes one page at a time (25,000 pages
+    held at once took 2 GB) and knows how many there are.
 
     `views` is "all" (the overview, a page per paper and per entity in two or more papers),
     "overview" (index.html alone, for large builds) or "none".
     """
     if views == "none":
-        return
-    yield "index.html", overview(graph, title)
-    yield from vis_library().items()
+        return []
+    pages: list[tuple[str, Callable[[], str | bytes]]] = [
+        ("index.html", partial(overview, graph, title)),
+        *((name, partial(_same, data)) for name, data in vis_library().items()),
+    ]
     if views == "overview":
-        return
+        return pages
     site = Site.of(kg, graph)
     for ex in kg.extractions:
-        yield f"papers/{ex.paper.id}.html", paper_page(ex, site, extractor)
+        pages.append((f"papers/{ex.paper.id}.html", partial(paper_page, ex, site, extractor)))
     for entity in kg.entities:
         node = entity_node(entity.key)
         page = page_of(node, graph.nodes[node])
         if page is not None:
-            yield page, entity_page(entity, site)
+            pages.append((page, partial(entity_page, entity, site)))
+    return pages
+
+
+def _same(data: str | bytes) -> str | bytes:
+    return data
