@@ -1,8 +1,8 @@
 """The RDF view of the graph, described by ontology/kg.ttl.
 
-Triples are N-Triples lines collected in a plain set (`Triples`): kg only adds and writes,
-so rdflib's terms and indexes (about 1 KB a triple, and most of the time at a million
-triples) are skipped. The N-Triples are written by kg, sorted; Oxigraph turns them into
+Triples are N-Triples lines collected in sets (`Triples`): kg only adds and writes, so
+rdflib's terms and indexes (about 1 KB a triple, and most of the time at a million triples)
+are skipped. The N-Triples are written by kg, paper by paper; Oxigraph turns them into
 Turtle and JSON-LD (`kg.convert`). Every node has a content-derived IRI (no blank nodes),
 so two builds of the same input are byte-identical.
 """
