@@ -33,19 +33,23 @@ def test_build_prints_a_summary(exports):
     }
 
 
+#: the stages of a build, in order
+STAGES = [
+    "read",
+    "extract",
+    "link",
+    "RDF",
+    "GraphML and extractions.jsonl",
+    "views",
+    "Turtle and JSON-LD",
+]
+
+
 def test_verbose_build_says_how_long_each_stage_took(runner, tmp_path):
     result = runner.invoke(main, ["-v", "build", str(SEEDS), "-o", str(tmp_path), "-q"])
     assert result.exit_code == 0, result.output
     stages = re.findall(r"^Info: ([\w .-]+): \d+\.\d s$", result.stderr, re.MULTILINE)
-    assert stages == [
-        "read",
-        "extract",
-        "link",
-        "RDF",
-        "GraphML and extractions.jsonl",
-        "views",
-        "Turtle and JSON-LD",
-    ]
+    assert stages == STAGES
 
 
 def test_build_reports_progress_stage_by_stage(tmp_path):
@@ -54,16 +58,7 @@ def test_build_reports_progress_stage_by_stage(tmp_path):
 
     seen: list[tuple[str, int, int]] = []
     summary = build([SEEDS], tmp_path, on_progress=lambda *step: seen.append(step))
-    stages = list(dict.fromkeys(stage for stage, _, _ in seen))
-    assert stages == [
-        "read",
-        "extract",
-        "link",
-        "RDF",
-        "GraphML and extractions.jsonl",
-        "views",
-        "Turtle and JSON-LD",
-    ]
+    assert list(dict.fromkeys(stage for stage, _, _ in seen)) == STAGES
     assert ("extract", 38, 38) in seen
     pages = [(done, total) for stage, done, total in seen if stage == "views"]
     html = [f for f in summary.files if f.suffix == ".html"]
