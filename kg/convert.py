@@ -3,7 +3,7 @@
 Oxigraph holds Python's GIL while it serialises, so a thread would not overlap with the rest
 of a build; a child process does: a build writes GraphML and the views while the child
 converts. The child runs this file as a script, which imports Oxigraph and nothing of kg
-(no spaCy to load), so it starts in a tenth of a second:
+(no spaCy to load), so it starts in 0.15 s:
 
     python kg/convert.py kg.nt '{"kg": "https://..."}' turtle=kg.ttl jsonld=kg.jsonld
 """
@@ -19,8 +19,6 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
-
-FORMATS = ("turtle", "jsonld")
 
 
 def convert_file(nt: Path, fmt: str, handle: BinaryIO, prefixes: Mapping[str, str]) -> None:

@@ -34,7 +34,7 @@ def render_views(
         return []
     pages: list[tuple[str, Callable[[], str | bytes]]] = [
         ("index.html", partial(overview, graph, title)),
-        *((name, partial(_same, data)) for name, data in vis_library().items()),
+        *((name, partial(_as_is, data)) for name, data in vis_library().items()),
     ]
     if views == "overview":
         return pages
@@ -49,5 +49,6 @@ def render_views(
     return pages
 
 
-def _same(data: str | bytes) -> str | bytes:
+def _as_is(data: str | bytes) -> str | bytes:
+    """A file that needs no rendering (vis-network)."""
     return data
