@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
@@ -43,7 +45,9 @@ def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
     # (spaCy's own n_process pickles whole Docs and was twice as slow here)
     chunks = [list(papers[i : i + CHUNK]) for i in range(0, len(papers), CHUNK)]
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_nlp) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    ) as pool:
         for chunk, dumped in zip(chunks, pool.map(_extract_dumped, chunks), strict=True):
             for paper, data in zip(chunk, dumped, strict=True):
                 yield load(data, paper)
@@ -51,6 +55,19 @@ def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
 
 def _extract_dumped(papers: list[Paper]) -> list[dict]:
     return [dump(ex) for ex in iter_extract(papers, _worker_nlp())]
+
+
+def _start_worker(parent: int) -> None:
+    """Build the pipeline, and leave when the build does: a build killed with SIGKILL
+    cannot stop its workers, which would wait forever to send their results."""
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    _worker_nlp()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
 
 
 @lru_cache(maxsize=1)

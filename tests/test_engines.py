@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pytest
 from conftest import SEEDS, write
 
@@ -84,8 +85,12 @@ def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path
         if cache.exists() and ExtractionCache(tmp_path / "cache").count() >= 512:
             break
         time.sleep(0.2)
+    workers = psutil.Process(process.pid).children(recursive=True)
+    assert workers, "12,000 abstracts are extracted by worker processes"
     process.send_signal(signal.SIGKILL)
     process.wait()
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, "the workers of a killed build leave with it"
     kept = ExtractionCache(tmp_path / "cache").count()
     assert 0 < kept < 6_000
     subprocess.run([*command, "-o", str(tmp_path / "resumed")], env=env, check=True)
