@@ -57,7 +57,9 @@ class Conversion:
 
     Args:
         nt: the N-Triples file, complete.
-        targets: (format, path) pairs; each path is opened for writing by the child.
+        targets: (format, path) pairs; each path must exist (the parent's temporary file):
+            the child writes into it and never makes one, so a child outliving a failed
+            build cannot leave a file behind.
         prefixes: the prefixes of the Turtle output.
     """
 
@@ -102,7 +104,7 @@ def main(argv: Sequence[str]) -> int:
     for spec in argv[2:]:
         fmt, path = spec.split("=", 1)
         try:
-            with open(path, "wb") as handle:
+            with open(path, "r+b") as handle:  # the parent's temporary: never made here
                 convert_file(nt, fmt, handle, prefixes)
                 handle.flush()
                 os.fsync(handle.fileno())

@@ -25,6 +25,8 @@ def nt(tmp_path):
 
 def test_the_child_writes_what_the_parent_would(nt, tmp_path):
     targets = [("turtle", tmp_path / "g.ttl"), ("jsonld", tmp_path / "g.jsonld")]
+    for _, path in targets:
+        path.touch()  # as ExportWriter.reserve does
     conversion = Conversion(nt, targets, PREFIXES)
     conversion.wait()
     for fmt, path in targets:
@@ -46,3 +48,11 @@ def test_no_targets_start_no_process(nt):
     conversion = Conversion(nt, [], PREFIXES)
     conversion.wait()
     conversion.cancel()
+
+
+def test_a_child_never_makes_a_file(nt, tmp_path):
+    """A temporary the build removed (it failed meanwhile) is not made again by the child."""
+    gone = tmp_path / "removed.ttl"
+    with pytest.raises(ConversionError, match="removed.ttl: No such file or directory"):
+        Conversion(nt, [("turtle", gone)], PREFIXES).wait()
+    assert not gone.exists()
