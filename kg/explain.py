@@ -12,6 +12,7 @@ from rdflib.namespace import SKOS
 from kg.errors import InputError
 from kg.names import entity_key, fold
 from kg.namespaces import ENTITY, KG, OA
+from kg.query import graph_file, parse_graph
 
 _TYPES = {str(KG[t]) for t in ("Method", "Model", "Dataset", "Benchmark", "Task", "Metric")}
 
@@ -61,11 +62,10 @@ def explain(name: str, exports: Path) -> Explanation:
     Raises:
         InputError: the exports are missing or no entity has that name.
     """
-    ttl, jsonl = exports / "kg.ttl", exports / "extractions.jsonl"
-    for path in (ttl, jsonl):
-        if not path.is_file():
-            raise InputError(path, "no such file; run `kg build` first")
-    graph = Graph().parse(ttl, format="turtle")
+    jsonl = exports / "extractions.jsonl"
+    graph = parse_graph(graph_file(exports))
+    if not jsonl.is_file():
+        raise InputError(jsonl, "no such file; run `kg build` first")
     node = _find(graph, name)
     records = {}
     for line in jsonl.read_text(encoding="utf-8").splitlines():

@@ -26,6 +26,8 @@ from kg.resources import ontology_dir
 
 FORMATS = ("table", "csv", "tsv", "json", "turtle")
 ENGINES = ("oxigraph", "rdflib")
+#: the graph a build exports, in three syntaxes: a query reads the first there is
+EXPORTS = ("kg.ttl", "kg.nt", "kg.jsonld")
 RDF_SUFFIXES = {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
@@ -60,12 +62,47 @@ def read_query(query: str) -> str:
     return query
 
 
+def graph_file(exports: Path) -> Path:
+    """The graph of an exports directory in the first syntax it holds (see `EXPORTS`), or
+    the file given.
+
+    Raises:
+        InputError: there is no such file, or the directory holds no graph.
+    """
+    if exports.is_dir():
+        found = next((exports / n for n in EXPORTS if (exports / n).is_file()), None)
+        if found is None:
+            raise InputError(exports, "holds no kg.ttl, kg.nt or kg.jsonld; run `kg build` first")
+        return found
+    if not exports.is_file():
+        raise InputError(exports, "no such file; run `kg build` first")
+    return exports
+
+
+def parse_graph(path: Path, graph: Graph | None = None) -> Graph:
+    """One RDF file read into `graph` (a new one by default), its syntax told by its suffix
+    (Turtle otherwise).
+
+    Raises:
+        InputError: the file is not valid RDF in that syntax.
+    """
+    graph = Graph() if graph is None else graph
+    try:
+        return graph.parse(path, format=RDF_SUFFIXES.get(path.suffix, "turtle"))
+    except Exception as error:  # rdflib raises many parser-specific types
+        raise InputError(path, f"not valid RDF: {str(error).splitlines()[0]}") from None
+
+
 def rdf_files(paths: Sequence[Path]) -> list[Path]:
-    """The RDF files to load: files as given; in a directory, its files of one format (the
-    exports hold one graph three times: Turtle is read first, then N-Triples, then JSON-LD)."""
+    """The RDF files to load: files as given; in an exports directory, its graph in one
+    syntax (kg.ttl, else kg.nt after `kg build --rdf nt`, else kg.jsonld) and void.ttl; in
+    another directory, its RDF files of one format."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
+            if any((path / n).is_file() for n in EXPORTS):
+                files += [graph_file(path), *[f for f in [path / "void.ttl"] if f.is_file()]]
+                continue
             found = next(
                 (
                     sorted(path.glob(f"*{suffix}"))
@@ -88,10 +125,7 @@ def load_graph(paths: Sequence[Path]) -> Graph:
     """The exports (and the ontology) in an rdflib graph."""
     graph = Graph()
     for file in rdf_files(paths):
-        try:
-            graph.parse(file, format=RDF_SUFFIXES.get(file.suffix, "turtle"))
-        except Exception as error:  # rdflib raises many parser-specific types
-            raise InputError(file, f"not valid RDF: {str(error).splitlines()[0]}") from None
+        parse_graph(file, graph)
     return graph
 
 

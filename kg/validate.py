@@ -8,8 +8,8 @@ from pathlib import Path
 from rdflib import Graph, URIRef
 from rdflib.namespace import SH
 
-from kg.errors import InputError
 from kg.namespaces import PREFIXES
+from kg.query import graph_file, parse_graph
 from kg.resources import ontology_dir
 
 
@@ -32,20 +32,15 @@ def _short(term: object) -> str:
 
 
 def validate(exports: Path) -> list[Violation]:
-    """Violations of the shapes by `exports/kg.ttl` (or the Turtle file given); [] conforms.
+    """Violations of the shapes by the exports' graph (kg.ttl, or kg.nt after `--rdf nt`)
+    or the RDF file given; [] conforms.
 
     Raises:
-        InputError: the export is missing or is not Turtle.
+        InputError: the export is missing or is not valid RDF.
     """
     from pyshacl import validate as shacl_validate
 
-    path = exports / "kg.ttl" if exports.is_dir() else exports
-    if not path.is_file():
-        raise InputError(path, "no such file; run `kg build` first")
-    try:
-        data = Graph().parse(path, format="turtle")
-    except Exception as error:  # rdflib raises parser-specific types
-        raise InputError(path, f"not valid Turtle: {str(error).splitlines()[0]}") from None
+    data = parse_graph(graph_file(exports))
     shapes = Graph().parse(ontology_dir() / "shapes.ttl")
     ontology = Graph().parse(ontology_dir() / "kg.ttl")
     _, report, _ = shacl_validate(
