@@ -29,6 +29,21 @@ from kg.views import render_views
 log = logging.getLogger(__name__)
 
 
+#: every file a build may write: those an earlier build wrote and this one did not (a paper
+#: no longer read, kg.ttl after `--rdf nt`) are removed when it commits; others are left
+OUTPUTS = (
+    "kg.ttl",
+    "kg.nt",
+    "kg.jsonld",
+    "void.ttl",
+    "kg.graphml",
+    "extractions.jsonl",
+    "index.html",
+    "lib/*",
+    "papers/*.html",
+    "entities/*.html",
+)
+
 #: called with a stage's name, the units done and the units in all (see `build`)
 Progress = Callable[[str, int, int], None]
 
@@ -155,8 +170,10 @@ def build(
             targets = (
                 [("turtle", "kg.ttl"), ("jsonld", "kg.jsonld")] if rdf_formats == "all" else []
             )
-            conversions = [Conversion(nt, [(f, writer.reserve(n))], PREFIXES) for f, n in targets]
+            reserved = [(fmt, writer.reserve(name)) for fmt, name in targets]
+            conversions: list[Conversion] = []
             try:
+                conversions += [Conversion(nt, [target], PREFIXES) for target in reserved]
                 with _stage("GraphML and extractions.jsonl", progress):
                     writer.stream("kg.graphml", partial(write_graphml, graph))
                     writer.write("extractions.jsonl", extractions_jsonl(kg))
@@ -175,7 +192,7 @@ def build(
             finally:
                 for conversion in conversions:
                     conversion.cancel()
-            written = writer.commit()
+            written = writer.commit(prune=OUTPUTS)
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),

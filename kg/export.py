@@ -7,7 +7,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -88,12 +88,15 @@ class ExportWriter:
     all at `commit`; on any failure the temporaries go and the previous exports stay.
 
     Writing each file as soon as it is rendered keeps one large export in memory at a time.
-    Temporaries left by a build that was killed are removed first.
+    A file whose bytes are already those of its target is left as it is (a rebuild rewrites
+    only the pages that changed). Temporaries left by a build that was killed are removed
+    first.
     """
 
     def __init__(self, out: Path) -> None:
         self.out = out
         self.temps: list[tuple[Path, Path]] = []
+        self.kept: list[Path] = []  #: targets that already held what was written
         if out.is_dir():
             for stale in out.rglob(".*.tmp"):
                 stale.unlink(missing_ok=True)
@@ -108,6 +111,10 @@ class ExportWriter:
     def write(self, name: str, data: bytes | str) -> None:
         """Write one export (a path relative to the exports directory) to its temporary."""
         payload = data.encode("utf-8") if isinstance(data, str) else data
+        target = self.out / name
+        if _holds(target, payload):
+            self.kept.append(target)
+            return
         self.stream(name, lambda handle: handle.write(payload))
 
     def stream(self, name: str, produce: Callable[[BinaryIO], object]) -> Path:
@@ -139,19 +146,38 @@ class ExportWriter:
         (and removed with them on failure)."""
         return self.stream(name, lambda handle: None)
 
-    def commit(self) -> list[Path]:
-        """Put every written export in place; the paths, sorted."""
+    def commit(self, prune: Sequence[str] = ()) -> list[Path]:
+        """Put every written export in place; the paths of this build's files, sorted.
+
+        Args:
+            prune: glob patterns (relative to the exports directory) of files this build
+                owns: those an earlier build wrote and this one did not are removed, so that
+                the exports are always one build's (no page of a paper no longer read, no
+                Turtle older than the N-Triples).
+        """
         for tmp, target in self.temps:
             os.replace(tmp, target)
-        written = sorted(target for _, target in self.temps)
-        self.temps = []
-        return written
+        written = {target for _, target in self.temps} | set(self.kept)
+        self.temps, self.kept = [], []
+        for pattern in prune:
+            for path in self.out.glob(pattern):
+                if path not in written and path.is_file():
+                    path.unlink()
+        return sorted(written)
 
     def abort(self) -> None:
         """Remove the temporaries; the previous exports are untouched."""
         for tmp, _ in self.temps:
             tmp.unlink(missing_ok=True)
         self.temps = []
+
+
+def _holds(target: Path, payload: bytes) -> bool:
+    """Whether `target` is a file holding exactly `payload`."""
+    try:
+        return target.stat().st_size == len(payload) and target.read_bytes() == payload
+    except OSError:
+        return False
 
 
 def write_files(out: Path, files: Mapping[str, bytes | str]) -> list[Path]:

@@ -4,7 +4,7 @@ import json
 import os
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, SEEDS
 
 from kg.errors import ExportError
 from kg.export import write_files
@@ -54,3 +54,37 @@ def test_committed_exports_are_what_the_code_builds(built):
         assert (committed / name).read_bytes() == (built / name).read_bytes(), (
             f"exports/{name} differs from a fresh build: run `kg build` and commit"
         )
+
+
+def test_exports_are_always_one_builds(runner, tmp_path):
+    """What an earlier build wrote and this one did not goes: pages of papers no longer read,
+    a Turtle file older than the N-Triples `kg query` would read first. Other files stay."""
+    from kg.cli import main
+
+    out = tmp_path / "exports"
+    assert runner.invoke(main, ["build", str(SEEDS), "-o", str(out), "-q"]).exit_code == 0
+    assert (out / "kg.ttl").is_file() and list((out / "papers").glob("*.html"))
+    (out / "notes.md").write_text("mine", encoding="utf-8")
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"abstract": "We propose FooNet on MATH500."}) + "\n")
+    args = ["build", str(one), "-o", str(out), "-q", "--rdf", "nt", "--views", "overview"]
+    assert runner.invoke(main, args).exit_code == 0
+    assert not (out / "kg.ttl").exists() and not (out / "kg.jsonld").exists()
+    assert not list((out / "papers").glob("*")) and not list((out / "entities").glob("*"))
+    assert (out / "index.html").is_file() and (out / "notes.md").read_text() == "mine"
+    count = "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }"
+    result = runner.invoke(main, ["query", count, str(out), "-f", "csv"])
+    assert result.exit_code == 0 and result.stdout.split() == ["n", "1"], result.output
+    assert runner.invoke(main, ["validate", str(out)]).exit_code == 0  # on kg.nt
+    assert "one.jsonl:1" in runner.invoke(main, ["explain", "FooNet", str(out)]).stdout
+
+
+def test_a_rebuild_leaves_unchanged_files_alone(runner, tmp_path):
+    from kg.cli import main
+
+    out = tmp_path / "exports"
+    for _ in range(2):
+        before = {p: p.stat().st_ino for p in out.rglob("*.html")} if out.exists() else {}
+        assert runner.invoke(main, ["build", str(SEEDS), "-o", str(out), "-q"]).exit_code == 0
+    after = {p: p.stat().st_ino for p in out.rglob("*.html")}
+    assert after == before and len(after) > 40  # the same files, not rewritten copies
