@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.sentences import words
+
 
 def _valid_short(text: str) -> bool:
     return (
@@ -43,10 +45,11 @@ def best_long_form(short: str, long: str) -> int | None:
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
     """Every (long form, short form) pair written as "long form (SHORT)" in `doc`."""
     pairs: list[tuple[Span, Span]] = []
-    for token in doc:
-        if token.text != "(" or token.i + 2 >= len(doc) or doc[token.i + 2].text not in ");,":
+    word = words(doc)
+    for i, text in enumerate(word):
+        if text != "(" or i + 2 >= len(doc) or word[i + 2] not in ");,":
             continue
-        short = doc[token.i + 1]
+        token, short = doc[i], doc[i + 1]
         if not _valid_short(short.text) or token.i == 0:
             continue
         sent_start = token.sent.start if doc.has_annotation("SENT_START") else 0

@@ -18,6 +18,8 @@ from spacy.util import filter_spans
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_of
+from kg.extract.sentences import text as doc_text
+from kg.extract.sentences import words as token_texts
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
 from kg.extract.typing_rules import decide_type
 from kg.lexicon import Concept, default_lexicon, load_lexicon
@@ -150,7 +152,7 @@ class CandidateFinder:
         return bool(re.fullmatch(r"[a-z]-\d+", lower))  # "L-1": an index, not a name
 
     def __call__(self, doc: Doc) -> Doc:
-        words = [t.text for t in doc]
+        words = token_texts(doc)
         sentence = [0] * len(words)
         for n, sent in enumerate(doc.sents):
             sentence[sent.start : sent.end] = [n] * (sent.end - sent.start)
@@ -183,7 +185,7 @@ class CandidateFinder:
                 "dataset",
             }:
                 spans.append(Span(doc, i, i + 1, label="LIST"))
-        urls = [m.span() for m in _URL.finditer(doc.text)]
+        urls = [m.span() for m in _URL.finditer(doc_text(doc))]
         doc.spans[CANDIDATES] = [
             s for s in spans if not any(a < s.end_char and s.start_char < b for a, b in urls)
         ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
+from kg.extract.sentences import lowers
 from kg.model import EntityType, RelationType
 
 _SUBJECTS = {"we", "this", "our", "here"}
@@ -63,17 +64,17 @@ class Found:
 def proposed_keys(doc: Doc, found: list[Found]) -> list[str]:
     """Keys of the entities the paper introduces, in order of first proposal."""
     cues = load_cues()
+    lower = lowers(doc)
     out: list[str] = []
     for n, sent in enumerate(doc.sents):
         in_sent = [f for f in found if f.sent == n]
-        verb = _proposal_verb(sent, cues.proposal_verbs)
+        verb = _proposal_verb(lower, sent, cues.proposal_verbs)
         if verb is not None:
             last: Found | None = None
             for f in in_sent:
                 if f.span.start < verb or f.known or f.type is EntityType.METRIC:
                     continue
-                between = doc[(last.span.end if last else verb) : f.span.start]
-                words = {t.lower_ for t in between}
+                words = set(lower[(last.span.end if last else verb) : f.span.start])
                 if last is not None and not (
                     words <= {",", "and", "or", "*", "**", "(", ")"}
                     or words & _NAMING
@@ -86,32 +87,32 @@ def proposed_keys(doc: Doc, found: list[Found]) -> list[str]:
                     out.append(f.key)
                 last = f
         for f in in_sent:  # "our X"
-            if f.span.start > 0 and doc[f.span.start - 1].lower_ == "our" and not f.known:
+            if f.span.start > 0 and lower[f.span.start - 1] == "our" and not f.known:
                 if f.key not in out:
                     out.append(f.key)
-        if out and _is_component_sentence(sent, cues.component_cues, out[0], in_sent):
+        if out and _is_component_sentence(lower, sent, cues.component_cues, out[0], in_sent):
             for f in in_sent:
                 if not f.known and f.type is not EntityType.METRIC and f.key not in out:
                     out.append(f.key)
     return out
 
 
-def _proposal_verb(sent: Span, verbs: frozenset[str]) -> int | None:
+def _proposal_verb(lower: list[str], sent: Span, verbs: frozenset[str]) -> int | None:
     seen_subject = False
-    for token in sent:
-        if token.lower_ in _SUBJECTS:
+    for i in range(sent.start, sent.end):
+        if lower[i] in _SUBJECTS:
             seen_subject = True
-        elif seen_subject and token.lower_ in verbs:
-            return token.i
+        elif seen_subject and lower[i] in verbs:
+            return i
     return None
 
 
 def _is_component_sentence(
-    sent: Span, cues: frozenset[str], main: str, in_sent: list[Found]
+    lower: list[str], sent: Span, cues: frozenset[str], main: str, in_sent: list[Found]
 ) -> bool:
-    has_cue = any(t.lower_ in cues for t in sent)
+    has_cue = not cues.isdisjoint(lower[sent.start : sent.end])
     main_first = bool(in_sent) and in_sent[0].key == main
-    return has_cue and (main_first or sent[0].lower_ in {"it", "its"})
+    return has_cue and (main_first or lower[sent.start] in {"it", "its"})
 
 
 def find_relations(
@@ -121,6 +122,7 @@ def find_relations(
     if not proposed:
         return []
     cues = load_cues()
+    lower = lowers(doc)
     types = {f.key: f.type for f in found}
     systems = [k for k in proposed if types.get(k) in _SYSTEMS]
     main = systems[0] if systems else proposed[0]
@@ -141,7 +143,8 @@ def find_relations(
     for index, sent in enumerate(doc.sents):
         in_sent = [f for f in found if f.sent == index]
         beaten: set[str] = set()
-        cue = next((t.i for t in sent if t.lower_ in cues.strong_comparison_cues), None)
+        strong = cues.strong_comparison_cues
+        cue = next((i for i in range(sent.start, sent.end) if lower[i] in strong), None)
         if cue is not None and main_is_system:
             for f in in_sent:
                 if f.span.start > cue and f.type in _SYSTEMS and f.key not in proposed:
@@ -152,13 +155,13 @@ def find_relations(
                 continue
             if f.key in proposed:
                 if f.key.startswith(main) or _is_component_sentence(
-                    sent, cues.component_cues, main, in_sent
+                    lower, sent, cues.component_cues, main, in_sent
                 ):
                     add(f.key, RelationType.PART_OF, main, index)
                 continue
             if not main_is_system:
                 continue
-            window = {t.lower_ for t in doc[max(sent.start, f.span.start - 4) : f.span.start]}
+            window = set(lower[max(sent.start, f.span.start - 4) : f.span.start])
             if f.type in _RESOURCE:
                 if window & {"trained", "training", "train", "fine-tuned", "pretrained"}:
                     add(main, RelationType.USES, f.key, index)

@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
 from kg.extract.relations import Found
+from kg.extract.sentences import lowers, words
 from kg.model import EntityType
 
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
@@ -46,35 +47,30 @@ def find_results(
     cues = load_cues()
     metric_words, skip = cues.metric_words, cues.result_skip_cues
     out: list[tuple[str | None, str | None, Decimal, str, str | None, Span]] = []
+    word, lower = words(doc), lowers(doc)
     for n, sent in enumerate(doc.sents):
         resources = [
             f for f in found if f.sent == n and f.type in (EntityType.BENCHMARK, EntityType.DATASET)
         ]
-        for token in sent:
-            if token.i + 1 >= len(doc) or doc[token.i + 1].text != "%":
+        for i in range(sent.start, sent.end):
+            if i + 1 >= len(doc) or word[i + 1] != "%":
                 continue
-            value = _number(token.text)
-            if value is None or token.text[:1] in "+-−±":
+            value = _number(word[i])
+            if value is None or word[i][:1] in "+-−±":
                 continue  # a signed figure is a difference, not a score
-            before = {t.lower_ for t in doc[max(sent.start, token.i - 2) : token.i]}
-            after = doc[token.i + 2 : min(sent.end, token.i + 5)]
-            if before & skip or {t.lower_ for t in after} & skip:
+            before = set(lower[max(sent.start, i - 2) : i])
+            after = doc[i + 2 : min(sent.end, i + 5)]
+            if before & skip or not skip.isdisjoint(lower[after.start : after.end]):
                 continue
-            if (
-                token.i + 3 < len(doc)
-                and doc[token.i + 2].lower_ == "to"
-                and _number(doc[token.i + 3].text) is not None
-            ):
+            if i + 3 < len(doc) and lower[i + 2] == "to" and _number(word[i + 3]) is not None:
                 continue  # "from 40% to 70%": the figure is the second one
             metric = _metric_phrase(after, metric_words)
-            later = [f for f in resources if f.span.start > token.i]
+            later = [f for f in resources if f.span.start > i]
             bench = (later or resources)[0] if (later or resources) else None
             if bench is None and metric is None:
                 continue
             # the system the figure belongs to: the last one named before it, else the paper's
-            systems = [
-                f for f in found if f.sent == n and f.span.end <= token.i and f.type in _SYSTEMS
-            ]
+            systems = [f for f in found if f.sent == n and f.span.end <= i and f.type in _SYSTEMS]
             mine = [f for f in systems if f.key in proposed]
             owner: str | None
             if mine:
@@ -85,6 +81,6 @@ def find_results(
                 owner = subject
             if bench is not None and bench.key == owner:
                 continue  # a benchmark has no score on itself
-            span = doc[token.i : token.i + 2]
+            span = doc[i : i + 2]
             out.append((owner, metric, value, "%", bench.key if bench else None, span))
     return out

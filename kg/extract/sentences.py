@@ -1,8 +1,35 @@
-"""Sentence look-ups by token, computed once per Doc (spaCy's `Span.sent` walks each time)."""
+"""Look-ups by token, computed once per Doc: sentences (spaCy's `Span.sent` walks each
+time), and token texts (a spaCy Token object made for each read costs more than the text;
+the rules read them many times)."""
 
 from __future__ import annotations
 
+from spacy.attrs import LOWER, ORTH, SPACY
 from spacy.tokens import Doc
+
+
+def words(doc: Doc) -> list[str]:
+    """The text of every token."""
+    found = doc.user_data.get("kg_words")
+    if found is None:
+        strings = doc.vocab.strings
+        found = doc.user_data["kg_words"] = [strings[h] for h in doc.to_array(ORTH).tolist()]
+    return found
+
+
+def lowers(doc: Doc) -> list[str]:
+    """The lower-case text of every token (`Token.lower_`)."""
+    found = doc.user_data.get("kg_lowers")
+    if found is None:
+        strings = doc.vocab.strings
+        found = doc.user_data["kg_lowers"] = [strings[h] for h in doc.to_array(LOWER).tolist()]
+    return found
+
+
+def text(doc: Doc) -> str:
+    """The Doc's text (`Doc.text`, which joins a Token object per token)."""
+    spaces = doc.to_array(SPACY).tolist() if len(doc) else []
+    return "".join(w + " " if space else w for w, space in zip(words(doc), spaces, strict=True))
 
 
 def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
