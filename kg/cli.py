@@ -91,7 +91,7 @@ def main(verbose: bool) -> None:
     show_default=True,
     help="Directory to write exports to.",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 @click.option(
     "--views",
     type=click.Choice(["all", "overview", "none"]),
@@ -151,7 +151,10 @@ def build(
     Writes kg.ttl, kg.nt, kg.jsonld and void.ttl (RDF), kg.graphml (NetworkX),
     extractions.jsonl (per-abstract extractions with offsets) and the HTML views
     (index.html: open it in a browser, no network needed). Every file is written to a
-    temporary file and renamed, so a failed build leaves the previous exports whole.
+    temporary file and renamed, so a failed build leaves the previous exports whole; files
+    an earlier build wrote and this one did not (pages of papers no longer read) are
+    removed, other files in OUT are left alone. Extractions are cached by abstract: a
+    rebuild extracts only what changed (--no-cache, `kg cache clear`).
 
     \b
     Examples:
