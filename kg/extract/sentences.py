@@ -10,19 +10,19 @@ from spacy.tokens import Doc
 
 def words(doc: Doc) -> list[str]:
     """The text of every token."""
-    found = doc.user_data.get("kg_words")
-    if found is None:
-        strings = doc.vocab.strings
-        found = doc.user_data["kg_words"] = [strings[h] for h in doc.to_array(ORTH).tolist()]
-    return found
+    return _strings(doc, ORTH, "kg_words")
 
 
 def lowers(doc: Doc) -> list[str]:
     """The lower-case text of every token (`Token.lower_`)."""
-    found = doc.user_data.get("kg_lowers")
+    return _strings(doc, LOWER, "kg_lowers")
+
+
+def _strings(doc: Doc, attr: int, key: str) -> list[str]:
+    found = doc.user_data.get(key)
     if found is None:
         strings = doc.vocab.strings
-        found = doc.user_data["kg_lowers"] = [strings[h] for h in doc.to_array(LOWER).tolist()]
+        found = doc.user_data[key] = [strings[h] for h in doc.to_array(attr).tolist()]
     return found
 
 
