@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span
 
-from kg.extract.sentences import words
+from kg.extract.texts import words
 
 
 def _valid_short(text: str) -> bool:

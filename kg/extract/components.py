@@ -18,9 +18,9 @@ from spacy.util import filter_spans
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_of
-from kg.extract.sentences import text as doc_text
-from kg.extract.sentences import words as token_texts
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
+from kg.extract.texts import text as doc_text
+from kg.extract.texts import words as token_texts
 from kg.extract.typing_rules import decide_type
 from kg.lexicon import Concept, default_lexicon, load_lexicon
 from kg.model import EntityType

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
-from kg.extract.sentences import lowers
+from kg.extract.texts import lowers
 from kg.model import EntityType, RelationType
 
 _SUBJECTS = {"we", "this", "our", "here"}

@@ -8,7 +8,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
 from kg.extract.relations import Found
-from kg.extract.sentences import lowers, words
+from kg.extract.texts import lowers, words
 from kg.model import EntityType
 
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
