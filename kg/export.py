@@ -67,14 +67,10 @@ def extraction_record(ex: Extraction, keys: Mapping[tuple[str, str], str]) -> di
     }
 
 
-#: json.dumps with arguments builds an encoder per call; one serves every record
-_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-
-
 def extractions_jsonl(kg: KnowledgeGraph) -> str:
     """extractions.jsonl: one record per abstract, in input order."""
     keys = kg.entity_key_of()
-    lines = [_JSON.encode(extraction_record(ex, keys)) for ex in kg.extractions]
+    lines = [json.dumps(extraction_record(ex, keys), ensure_ascii=False) for ex in kg.extractions]
     return "\n".join(lines) + "\n" if lines else ""
 
 
