@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from kg import __version__
-from kg.cache import ExtractionCache
+from kg.cache import ExtractionCache, default_cache_dir
 from kg.convert import Conversion, ConversionError
 from kg.engines import run_extraction
 from kg.errors import ExportError
@@ -24,7 +24,7 @@ from kg.ingest import read_inputs
 from kg.link import link
 from kg.namespaces import PREFIXES
 from kg.rdf import to_rdf, void_description, write_ntriples
-from kg.views import render_views
+from kg.views import PageMemo, draw, render_views
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,7 @@ class BuildSummary:
     triples: int
     files: tuple[Path, ...]
     cached: int = 0  #: extractions reused from the cache
+    pages_kept: int = 0  #: pages left as the last build wrote them (their view is the same)
 
     @property
     def entities(self) -> int:
@@ -122,7 +123,8 @@ def build(
         strict: stop at the first bad record instead of skipping it with a warning.
         engine: where extraction runs: "local" or "dask" (see `kg.engines`).
         scheduler: the Dask scheduler address for engine "dask".
-        cache: reuse extractions of abstracts already read by this extractor version.
+        cache: reuse extractions of abstracts already read by this extractor version, and
+            keep the pages whose view did not change since the last build into `out`.
         cache_dir: where the cache lives (default: `kg.cache.default_cache_dir()`).
         rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
             fastest and leanest for large graphs bound for a triple store).
@@ -156,6 +158,10 @@ def build(
         with _stage("link", progress):
             kg = link(extractions)
             graph = to_networkx(kg)
+        # the pages of the last build into `out`: those whose view is the same are not drawn
+        memo = PageMemo(None, out)
+        if cache:
+            memo = PageMemo.in_cache(cache_dir or default_cache_dir(), out)
         venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
         title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
         with ExportWriter(out) as writer:  # each export written as soon as it is rendered
@@ -179,9 +185,14 @@ def build(
                     writer.write("extractions.jsonl", extractions_jsonl(kg))
                 with _stage("views", _no_progress):  # counted in pages instead
                     pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
-                    for done, (name, render) in enumerate(pages, 1):
-                        writer.write(name, render())
+                    for done, (name, page) in enumerate(pages, 1):
+                        content = draw(name, page, memo)
+                        if content is None:
+                            writer.keep(name)
+                        else:
+                            writer.write(name, content)
                         progress("views", done, len(pages))
+                    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, len(pages))
                 with _stage("Turtle and JSON-LD", progress):
                     for conversion in conversions:
                         conversion.wait()
@@ -193,6 +204,7 @@ def build(
                 for conversion in conversions:
                     conversion.cancel()
             written = writer.commit(prune=OUTPUTS)
+        memo.save()
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -201,4 +213,5 @@ def build(
         triples=triples,
         files=tuple(written),
         cached=cached,
+        pages_kept=memo.kept,
     )

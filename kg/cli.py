@@ -124,7 +124,7 @@ def main(verbose: bool) -> None:
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Extract every abstract again instead of reusing cached extractions.",
+    help="Extract every abstract and draw every page again; read and write no cache.",
 )
 @_handle_errors
 def build(
@@ -153,8 +153,9 @@ def build(
     (index.html: open it in a browser, no network needed). Every file is written to a
     temporary file and renamed, so a failed build leaves the previous exports whole; files
     an earlier build wrote and this one did not (pages of papers no longer read) are
-    removed, other files in OUT are left alone. Extractions are cached by abstract: a
-    rebuild extracts only what changed (--no-cache, `kg cache clear`).
+    removed, other files in OUT are left alone. Extractions are cached by abstract, and
+    pages are remembered by what they show: a rebuild extracts only the abstracts that
+    changed and draws only the pages that changed (--no-cache, `kg cache clear`).
 
     \b
     Examples:
@@ -187,6 +188,8 @@ def build(
     click.echo(f"results:   {summary.results}")
     click.echo(f"triples:   {summary.triples}")
     click.echo(f"wrote:     {_files(summary.files, out)}")
+    if summary.pages_kept:
+        click.echo(f"kept:      {summary.pages_kept} pages unchanged since the last build")
 
 
 class _Progress:
@@ -541,11 +544,13 @@ def push(exports: Path, endpoint: str, graph_iri: str | None) -> None:
 
 @main.group()
 def cache() -> None:
-    """The cache of extractions that makes rebuilds fast.
+    """The cache of extractions and pages that makes rebuilds fast.
 
     `kg build` keeps every abstract's extraction, keyed by the abstract and the extractor
     (its version, lexicon and word lists), in $KG_CACHE_DIR (default ~/.cache/kg). A
-    rebuild extracts only new or changed abstracts; a new extractor starts afresh.
+    rebuild extracts only new or changed abstracts; a new extractor starts afresh. It also
+    remembers, for each exports directory, what each HTML page showed: a rebuild draws only
+    the pages whose content changed.
 
     \b
     Example:
@@ -557,30 +562,35 @@ def cache() -> None:
 @cache.command(name="info")
 @_handle_errors
 def cache_info() -> None:
-    """Where the cache is and how many extractions it holds.
+    """Where the cache is and how many extractions and page memos it holds.
 
     \b
     Example:
       kg cache info
     """
     from kg.cache import ExtractionCache, fingerprint
+    from kg.views.memo import memo_files
 
     store = ExtractionCache()
     click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
+    click.echo(f"{store.directory / 'pages'}: pages of {len(memo_files(store.directory))} exports")
     store.close()
 
 
 @cache.command(name="clear")
 @_handle_errors
 def cache_clear() -> None:
-    """Remove every cached extraction.
+    """Remove every cached extraction and page memo.
 
     \b
     Example:
       kg cache clear
     """
     from kg.cache import ExtractionCache
+    from kg.views.memo import clear_memos
 
     store = ExtractionCache()
     click.echo(f"removed {store.clear()} extractions from {store.path}")
+    memos = clear_memos(store.directory)
+    click.echo(f"removed the page memos of {memos} exports from {store.directory / 'pages'}")
     store.close()

@@ -115,6 +115,10 @@ class ExportWriter:
             return
         self.stream(name, lambda handle: handle.write(payload))
 
+    def keep(self, name: str) -> None:
+        """Keep the export `name` as it is, as part of this build's exports (not pruned)."""
+        self.kept.append(self.out / name)
+
     def stream(self, name: str, produce: Callable[[BinaryIO], object]) -> Path:
         """Let `produce` write one export into its temporary file; the temporary's path.
 

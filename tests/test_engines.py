@@ -53,13 +53,16 @@ def test_no_cache_and_cache_commands(runner, tmp_path, monkeypatch):
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
     result = runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "--no-cache"])
     assert "(0 extractions from the cache)" in result.stdout
-    assert not (tmp_path / "cache" / "extractions.sqlite").exists()
+    assert not (tmp_path / "cache").exists()  # neither extractions nor page memos
     runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "-q"])
     info = runner.invoke(main, ["cache", "info"])
     assert info.exit_code == 0 and ": 38 extractions" in info.stdout
+    assert "pages of 1 exports" in info.stdout
     cleared = runner.invoke(main, ["cache", "clear"])
     assert cleared.exit_code == 0 and "removed 38 extractions" in cleared.stdout
+    assert "removed the page memos of 1 exports" in cleared.stdout
     assert ExtractionCache(tmp_path / "cache").count() == 0
+    assert not list((tmp_path / "cache" / "pages").glob("*"))
 
 
 def test_no_progress_bar_when_not_a_terminal(runner, tmp_path):

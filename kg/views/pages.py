@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -46,6 +48,8 @@ class Site:
     results: dict[str, list[LinkedResult]] = field(default_factory=dict)
     links: dict[tuple[str, str], str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    paper_nodes: set[str] = field(default_factory=set)
+    signatures: Signatures | None = None
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, graph: nx.MultiDiGraph) -> Site:
@@ -62,7 +66,79 @@ class Site:
                     site.results.setdefault(key, []).append(r)
         site.links = kg.entity_key_of()
         site.names = {e.key: e.name for e in kg.entities}
+        site.paper_nodes = {paper_node(p.id) for p in kg.papers}
+        site.signatures = Signatures(graph)
         return site
+
+
+class Signatures:
+    """A digest of each node as a view reads it: its attributes and its out-edges with
+    theirs. The edges among a set of nodes are out-edges of its members, so the set and
+    its members' signatures determine everything a view draws from the graph. Each
+    signature is made once, for every page that draws the node."""
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.graph = graph
+        self._made: dict[str, str] = {}
+
+    def __call__(self, node: str) -> str:
+        found = self._made.get(node)
+        if found is None:
+            edges = sorted(
+                (v, k, sorted(data.items()))
+                for v, keyed in self.graph.adj[node].items()
+                for k, data in keyed.items()
+            )
+            seen = repr((sorted(self.graph.nodes[node].items()), edges))
+            found = self._made[node] = hashlib.sha1(seen.encode()).hexdigest()
+        return found
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """What one page shows, gathered from the graph, and how to draw it.
+
+    Gathering is cheap; drawing (pyvis assembling the network, Jinja and JSON writing the
+    page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
+    attributes and the edges among them (`Signatures`), and the fields here. So two views
+    with one digest render the same page (with the same code: `kg.views.memo.fingerprint`),
+    and a rebuild redraws only the pages whose digest changed.
+    """
+
+    signatures: Signatures
+    nodes: tuple[str, ...]  #: sorted
+    title: str
+    note: str
+    sub: bool  #: a page one folder down (papers/, entities/), not the overview
+    extra_edges: tuple[tuple[str, str, dict], ...] = ()
+    template: str | None = None  #: the content under the graph, with `context`
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def digest(self) -> str:
+        """A digest of everything `render` reads."""
+        parts = (
+            self.title,
+            self.note,
+            self.sub,
+            [(n, self.signatures(n)) for n in self.nodes],
+            self.extra_edges,
+            self.template,
+            self.context,
+        )
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+    def render(self) -> str:
+        """The page's HTML."""
+        graph = self.signatures.graph
+        vis = elements(
+            graph, self.nodes, prefix="../" if self.sub else "", extra_edges=self.extra_edges
+        )
+        if not self.sub:
+            return _page(
+                self.title, vis, lib="lib", home=None, note=self.note, height="calc(100vh - 60px)"
+            )
+        content = _env().get_template(self.template).render(**self.context) if self.template else ""
+        return _subpage(self.title, vis, self.note, content)
 
 
 @cache
@@ -120,10 +196,15 @@ def first_words(text: str, limit: int = 90) -> str:
 def overview(graph: nx.MultiDiGraph, title: str) -> str:
     """exports/index.html: every paper and entity, or past 400 nodes the 250 most mentioned
     entities joined by how many papers mention both."""
+    return overview_view(graph, title).render()
+
+
+def overview_view(graph: nx.MultiDiGraph, title: str) -> View:
+    """What the overview shows (see `overview`)."""
+    signatures = Signatures(graph)
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
-        vis = elements(graph, graph.nodes)
         note = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
-        return _page(title, vis, lib="lib", home=None, note=note, height="calc(100vh - 60px)")
+        return View(signatures, tuple(sorted(graph.nodes)), title, note, sub=False)
     entities = [(n, d) for n, d in graph.nodes(data=True) if d["kind"] == "entity"]
     top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
     chosen = {n for n, _ in top}
@@ -131,7 +212,7 @@ def overview(graph: nx.MultiDiGraph, title: str) -> str:
     for paper in (n for n, d in graph.nodes(data=True) if d["kind"] == "paper"):
         mentioned = sorted(set(graph.successors(paper)) & chosen)
         pairs.update(combinations(mentioned, 2))
-    links = [
+    links = tuple(
         (
             a,
             b,
@@ -143,68 +224,73 @@ def overview(graph: nx.MultiDiGraph, title: str) -> str:
             },
         )
         for (a, b), n in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:OVERVIEW_TOP_EDGES]
-    ]
-    vis = elements(graph, chosen, extra_edges=links)
+    )
     papers = graph.number_of_nodes() - len(entities)
     note = (
         f"Showing the {len(chosen)} most mentioned of {len(entities)} entities from "
         f"{papers} papers, joined when papers mention both; click one for its papers."
     )
-    return _page(title, vis, lib="lib", home=None, note=note, height="calc(100vh - 60px)")
+    return View(signatures, tuple(sorted(chosen)), title, note, sub=False, extra_edges=links)
 
 
 def paper_page(ex: Extraction, site: Site, extractor: str) -> str:
     """A paper's page: its graph neighbourhood, the abstract with every mention highlighted
     (displaCy), and what was read from it."""
+    return paper_view(ex, site, extractor).render()
+
+
+def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
+    """What a paper's page shows (see `paper_page`)."""
     p, graph = ex.paper, site.graph
+    assert site.signatures is not None
     me = paper_node(p.id)
     mine = set(graph.successors(me))
     others: Counter[str] = Counter()
     for entity in mine:
-        for other in graph.predecessors(entity):
-            if other != me and graph.nodes[other]["kind"] == "paper":
-                others[other] += 1
+        others.update(site.paper_nodes.intersection(graph.predecessors(entity)))
+    del others[me]
     near = [n for n, _ in sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))[:PAPER_NEIGHBOURS]]
-    vis = elements(graph, [me, *mine, *near], prefix="../")
     keys = {
         e.name: entity_node(site.links[(p.id, e.name)])
         for e in ex.entities
         if (p.id, e.name) in site.links
     }
-    content = (
-        _env()
-        .get_template("paper.html")
-        .render(
-            meta=_meta(ex),
-            abstract=_highlight(ex),
-            extractor=extractor,
-            entities=[
-                {
-                    "name": e.name,
-                    "type": e.type.value,
-                    "aliases": e.aliases,
-                    "proposed": e.proposed,
-                    "evidence": e.evidence,
-                    "url": _url(graph, keys.get(e.name)),
-                }
-                for e in ex.entities
-            ],
-            relations=[
-                {
-                    "head": r.head if r.relation is not RelationType.PROPOSES else "this paper",
-                    "relation": r.relation.value,
-                    "tail": r.tail,
-                    "sentence": p.text[
-                        ex.sentences[r.sentence].start : ex.sentences[r.sentence].end
-                    ],
-                }
-                for r in ex.relations
-            ],
-            results=ex.results,
-        )
-    )
+    context = {
+        "meta": _meta(ex),
+        "abstract": _highlight(ex),
+        "extractor": extractor,
+        "entities": [
+            {
+                "name": e.name,
+                "type": e.type.value,
+                "aliases": e.aliases,
+                "proposed": e.proposed,
+                "evidence": e.evidence,
+                "url": _url(graph, keys.get(e.name)),
+            }
+            for e in ex.entities
+        ],
+        "relations": [
+            {
+                "head": r.head if r.relation is not RelationType.PROPOSES else "this paper",
+                "relation": r.relation.value,
+                "tail": r.tail,
+                "sentence": p.text[ex.sentences[r.sentence].start : ex.sentences[r.sentence].end],
+            }
+            for r in ex.relations
+        ],
+        "results": ex.results,
+    }
     note = f"this paper, its {len(mine)} entities and {len(near)} papers that share them"
-    return _subpage(p.title or first_words(p.text), vis, note, content)
+    return View(
+        site.signatures,
+        tuple(sorted({me, *mine, *near})),
+        p.title or first_words(p.text),
+        note,
+        sub=True,
+        template="paper.html",
+        context=context,
+    )
 
 
 def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
@@ -251,11 +337,16 @@ def _displacy() -> EntityRenderer:
 
 def entity_page(entity: Entity, site: Site) -> str:
     """An entity's page: the papers around it and their relations, and reported figures."""
+    return entity_view(entity, site).render()
+
+
+def entity_view(entity: Entity, site: Site) -> View:
+    """What an entity's page shows (see `entity_page`)."""
     graph = site.graph
+    assert site.signatures is not None
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
     related = {n for n in nx.all_neighbors(graph, me) if graph.nodes[n]["kind"] == "entity"}
-    vis = elements(graph, [me, *(paper_node(p) for p in papers), *related], prefix="../")
     first_mention: dict[str, Mention] = {}
     for ref in entity.mentions:
         first_mention.setdefault(ref.paper, ref.mention)
@@ -285,11 +376,27 @@ def entity_page(entity: Entity, site: Site) -> str:
         }
         for r in site.results.get(entity.key, [])
     ]
-    content = _env().get_template("entity.html").render(entity=entity, papers=rows, results=results)
     shown = (
         f"{len(papers)} of {len(entity.papers)}"
         if len(papers) < len(entity.papers)
         else f"all {len(papers)}"
     )
     note = f"{entity.type.value}: {shown} papers and {len(related)} related entities"
-    return _subpage(f"{entity.name} ({entity.type.value})", vis, note, content)
+    return View(
+        site.signatures,
+        tuple(sorted({me, *(paper_node(p) for p in papers), *related})),
+        f"{entity.name} ({entity.type.value})",
+        note,
+        sub=True,
+        template="entity.html",
+        context={
+            "entity": {  # what the template reads: all the mentions would only slow `digest`
+                "key": entity.key,
+                "type": entity.type.value,
+                "aliases": entity.aliases,
+                "papers": entity.papers,
+            },
+            "papers": rows,
+            "results": results,
+        },
+    )

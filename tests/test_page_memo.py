@@ -1,0 +1,130 @@
+"""A rebuild draws only the pages whose view changed, and its exports equal a clean build's."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from conftest import SEEDS, write
+
+import kg.views.memo
+from kg.build import build
+from kg.extract import extract
+from kg.graph import paper_node, to_networkx
+from kg.ingest import read_inputs
+from kg.link import link
+from kg.views.pages import Site, paper_view
+
+
+def files(directory):
+    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def source(tmp_path):
+    """The seeds as one input file of our own, to change abstracts in."""
+    lines = []
+    for seed in sorted(SEEDS.glob("*.txt")):
+        lines += seed.read_text(encoding="utf-8").splitlines()[1:]
+    abstracts = [line for line in lines if line.strip()]
+    return write(tmp_path / "in" / "papers.txt", "ICML 2026 Papers\n\n" + "\n".join(abstracts))
+
+
+def edit(source, change):
+    lines = source.read_text(encoding="utf-8").splitlines()
+    change(lines)
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+NEW = "We propose FooNet, evaluated on MATH500 and AIME 2024 with Qwen2.5-7B."
+
+
+def change_last_and_add_one(lines):
+    """Change one abstract, and add one that names entities other papers name."""
+    lines[-1] += " We evaluate on MATH500 and GSM8K and outperform GPT-4o."
+    lines.append(NEW)
+
+
+def add_one_first(lines):
+    """Every other paper moves a line down: every page that draws one changes."""
+    lines.insert(2, NEW)
+
+
+def test_a_rebuild_draws_only_changed_pages_and_equals_a_clean_build(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    first = build([source], out, cache_dir=cache)
+    assert first.pages_kept == 0
+    edit(source, change_last_and_add_one)
+    again = build([source], out, cache_dir=cache)
+    pages = len(list(out.rglob("*.html")))
+    assert 0 < again.pages_kept < pages - 1  # some pages kept, the changed ones drawn
+    clean = build([source], tmp_path / "clean", cache=False)
+    assert clean.pages_kept == 0
+    assert files(out) == files(tmp_path / "clean")
+
+
+def test_a_rebuild_after_lines_moved_equals_a_clean_build(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    edit(source, add_one_first)
+    build([source], out, cache_dir=cache)
+    build([source], tmp_path / "clean", cache=False)
+    assert files(out) == files(tmp_path / "clean")
+
+
+def test_nothing_changed_nothing_drawn(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    pages = len(list(out.rglob("*.html")))
+    assert build([source], out, cache_dir=cache).pages_kept == pages
+
+
+def test_a_page_changed_or_removed_by_hand_is_drawn_again(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    before = files(out)
+    edited, removed = sorted((out / "papers").glob("*.html"))[:2]
+    edited.write_bytes(b"x" * edited.stat().st_size)  # the same size: the time tells
+    removed.unlink()
+    build([source], out, cache_dir=cache)
+    assert files(out) == before
+
+
+def test_new_drawing_code_draws_every_page(source, tmp_path, monkeypatch):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    monkeypatch.setattr(kg.views.memo, "fingerprint", lambda: "other drawing code")
+    assert build([source], out, cache_dir=cache).pages_kept == 0
+
+
+def test_an_unreadable_memo_draws_every_page(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    (memo,) = kg.views.memo.memo_files(cache)
+    memo.write_text("{not json", encoding="utf-8")
+    assert build([source], out, cache_dir=cache).pages_kept == 0
+    assert build([source], out, cache_dir=cache).pages_kept > 0  # and the memo is whole again
+
+
+def test_a_view_digest_covers_what_its_page_draws(nlp):
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    graph = to_networkx(kg)
+    ex = next(ex for ex in kg.extractions if len(ex.entities) >= 2)
+    view = paper_view(ex, Site.of(kg, graph), "x")
+    me = paper_node(ex.paper.id)
+    shown = next(n for n in view.nodes if n != me)
+    hidden = next(n for n in graph.nodes if n not in view.nodes)
+
+    def digest_after(change) -> str:
+        copy = graph.copy()
+        change(copy)
+        return paper_view(ex, Site.of(kg, copy), "x").digest()
+
+    assert digest_after(lambda g: None) == view.digest()
+    assert digest_after(lambda g: g.nodes[hidden].update(label="renamed")) == view.digest()
+    assert digest_after(lambda g: g.nodes[shown].update(label="renamed")) != view.digest()
+    edge = lambda g: g.add_edge(shown, me, key="x", relation="uses", paper="p")  # noqa: E731
+    assert digest_after(edge) != view.digest()
+    assert paper_view(ex, Site.of(kg, graph), "other extractor").digest() != view.digest()
+    other = dataclasses.replace(ex, paper=dataclasses.replace(ex.paper, line=ex.paper.line + 1))
+    assert paper_view(other, Site.of(kg, graph), "x").digest() != view.digest()
