@@ -15,7 +15,7 @@ from pathlib import Path
 from kg import __version__
 from kg.cache import ExtractionCache, default_cache_dir
 from kg.convert import Conversion, ConversionError
-from kg.engines import run_extraction
+from kg.engines import auto_workers, run_extraction
 from kg.errors import ExportError
 from kg.export import ExportWriter, extractions_jsonl, write_graphml
 from kg.extract import EXTRACTOR_VERSION
@@ -24,7 +24,7 @@ from kg.ingest import read_inputs
 from kg.link import link
 from kg.namespaces import PREFIXES
 from kg.rdf import to_rdf, void_description, write_ntriples
-from kg.views import PageMemo, draw, render_views
+from kg.views import PageMemo, draw_all, render_views
 
 log = logging.getLogger(__name__)
 
@@ -185,8 +185,8 @@ def build(
                     writer.write("extractions.jsonl", extractions_jsonl(kg))
                 with _stage("views", _no_progress):  # counted in pages instead
                     pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
-                    for done, (name, page) in enumerate(pages, 1):
-                        content = draw(name, page, memo)
+                    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
+                    for done, (name, content) in enumerate(drawn, 1):
                         if content is None:
                             writer.keep(name)
                         else:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
@@ -16,6 +14,7 @@ from kg.errors import KgError
 from kg.extract import iter_extract, make_nlp
 from kg.extract.serial import dump, load
 from kg.model import Extraction, Paper
+from kg.processes import exit_with
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +57,9 @@ def _extract_dumped(papers: list[Paper]) -> list[dict]:
 
 
 def _start_worker(parent: int) -> None:
-    """Build the pipeline, and leave when the build does: a build killed with SIGKILL
-    cannot stop its workers, which would wait forever to send their results."""
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    """Build the pipeline, and leave when the build does (`kg.processes.exit_with`)."""
+    exit_with(parent)
     _worker_nlp()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(1)
 
 
 @lru_cache(maxsize=1)

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
 
+import psutil
 import pytest
 from conftest import SEEDS, write
 
@@ -13,6 +19,7 @@ from kg.extract import extract
 from kg.graph import paper_node, to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
+from kg.views import PageMemo, draw_all, render_views
 from kg.views.pages import Site, paper_view
 
 
@@ -128,3 +135,42 @@ def test_a_view_digest_covers_what_its_page_draws(nlp):
     assert paper_view(ex, Site.of(kg, graph), "other extractor").digest() != view.digest()
     other = dataclasses.replace(ex, paper=dataclasses.replace(ex.paper, line=ex.paper.line + 1))
     assert paper_view(other, Site.of(kg, graph), "x").digest() != view.digest()
+
+
+def test_pages_drawn_by_two_worker_processes_are_those_drawn_here(nlp, tmp_path):
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    graph = to_networkx(kg)
+    pages = render_views(kg, graph, "seeds", "x")
+    here, forked = PageMemo(None, tmp_path), PageMemo(None, tmp_path)
+    drawn = list(draw_all(pages, here, workers=1))
+    assert list(draw_all(pages, forked, workers=2)) == drawn
+    assert forked._now == here._now and len(here._now) == len(pages) - 2  # lib/ as it is
+
+
+def command_line(process: psutil.Process) -> list[str]:
+    try:
+        return process.cmdline()
+    except psutil.Error:  # ended meanwhile (a converter)
+        return []
+
+
+def test_drawing_workers_leave_with_a_killed_build(tmp_path):
+    many = write(
+        tmp_path / "many.txt",
+        "Many 2026\n\n"
+        + "\n".join(f"We propose FooNet{i}, which beats GRPO on MATH500." for i in range(2_500)),
+    )
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "kg", "build", str(many), "-o", str(out), "-q"]
+    process = subprocess.Popen(command, env={**os.environ, "KG_CACHE_DIR": str(tmp_path / "c")})
+    me = psutil.Process(process.pid)
+    deadline, workers = time.monotonic() + 120, []
+    while time.monotonic() < deadline and not workers:  # forked: the build's command line
+        time.sleep(0.1)
+        if list((out / "papers").glob(".*.tmp")):
+            workers = [c for c in me.children() if command_line(c) == me.cmdline()]
+    assert workers, "2,500 pages are drawn by worker processes"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, "the drawing workers of a killed build leave with it"

@@ -5,7 +5,8 @@ pages whose view changed (`kg.views.memo`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 import networkx as nx
@@ -16,13 +17,24 @@ from kg.views.data import COLOURS, page_of, vis_library
 from kg.views.memo import PageMemo
 from kg.views.pages import Site, View, entity_view, overview_view, paper_view
 
-__all__ = ["COLOURS", "VIEWS", "PageMemo", "View", "draw", "render_views", "vis_library"]
+__all__ = [
+    "COLOURS",
+    "VIEWS",
+    "PageMemo",
+    "View",
+    "draw",
+    "draw_all",
+    "render_views",
+    "vis_library",
+]
 
 #: which pages `render_views` writes
 VIEWS = ("all", "overview", "none")
 
 #: a page's path under exports/ and what gathers its view (or gives a file as it is)
 Page = tuple[str, Callable[[], View | bytes]]
+#: a page's digest (None for a file given as it is) and content (None: the file is current)
+Drawn = tuple[str | None, bytes | None]
 
 
 def render_views(
@@ -59,12 +71,55 @@ def _as_is(data: bytes) -> bytes:
     return data
 
 
-def draw(name: str, page: Callable[[], View | bytes], memo: PageMemo) -> str | bytes | None:
-    """The content of the page `name`, or None when the file in the exports is already what
-    its view draws (`memo`): gathering a view costs a fifth of drawing it."""
+def draw(name: str, page: Callable[[], View | bytes], memo: PageMemo) -> Drawn:
+    """The page `name`: its view's digest (None for a file given as it is) and its content,
+    or None for content when the file in the exports is already what the view draws
+    (`memo`): gathering a view costs a fifth of drawing it."""
     view = page()
     if not isinstance(view, View):
-        return view
-    if memo.unchanged(name, view.digest()):
-        return None
-    return view.render()
+        return None, view
+    digest = view.digest()
+    if memo.current(name, digest):
+        return digest, None
+    return digest, view.render().encode("utf-8")
+
+
+def draw_all(
+    pages: Sequence[Page], memo: PageMemo, workers: int = 1
+) -> Iterator[tuple[str, bytes | None]]:
+    """Each page's name and content, in order (None: keep the file as it is), drawn in this
+    process or, with `workers` > 1 where processes can fork, in that many worker
+    processes, which inherit the graph instead of receiving it. Remembers each digest in
+    `memo`."""
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        drawn = _draw_forked(pages, memo, workers)
+    else:
+        drawn = (draw(name, page, memo) for name, page in pages)
+    for (name, _), (digest, content) in zip(pages, drawn, strict=True):
+        if digest is not None:
+            memo.remember(name, digest, kept=content is None)
+        yield name, content
+
+
+def _draw_forked(pages: Sequence[Page], memo: PageMemo, workers: int) -> Iterator[Drawn]:
+    global _FORKED
+    _FORKED = (pages, memo)  # inherited by the workers as they fork
+    try:
+        context = multiprocessing.get_context("fork")
+        # a worker reads its tasks from a pipe only the build writes: when the build is
+        # killed, the worker reads the end of it and leaves (tested)
+        with context.Pool(workers) as pool:
+            yield from pool.imap(_draw_one, range(len(pages)), chunksize=16)
+    finally:
+        _FORKED = None
+
+
+_FORKED: tuple[Sequence[Page], PageMemo] | None = None
+
+
+def _draw_one(index: int) -> Drawn:
+    """Run in a worker: draw page `index` of the pages it inherited."""
+    assert _FORKED is not None
+    pages, memo = _FORKED
+    name, page = pages[index]
+    return draw(name, page, memo)

@@ -72,10 +72,9 @@ class PageMemo:
         where = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
         return cls(cache_dir / "pages" / f"{where}.json", out)
 
-    def unchanged(self, name: str, digest: str) -> bool:
+    def current(self, name: str, digest: str) -> bool:
         """Whether the page `name` (relative to the exports directory) is the one a view of
-        this digest draws; the digest is remembered for the next build either way."""
-        self._now[name] = digest
+        this digest draws. Reads only: a worker process may ask it."""
         before = self._before.get(name)
         if before is None or before[0] != digest:
             return False
@@ -83,10 +82,12 @@ class PageMemo:
             stat = (self.out / name).stat()
         except OSError:
             return False
-        if [stat.st_size, stat.st_mtime_ns] != before[1:]:
-            return False
-        self.kept += 1
-        return True
+        return [stat.st_size, stat.st_mtime_ns] == before[1:]
+
+    def remember(self, name: str, digest: str, kept: bool) -> None:
+        """Note the page's digest for the next build, and whether it was kept as it was."""
+        self._now[name] = digest
+        self.kept += kept
 
     def save(self) -> None:
         """Remember this build's pages, once they are in place (after the commit). Written
