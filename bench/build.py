@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 class TreeMemory:
     """The peak of the memory of this process and all its children together (extraction
     workers, Oxigraph converters, page-drawing workers), sampled every 0.2 s in a thread
-    (reading a 900 MB process's PSS takes 4 ms), and at least this process's own peak RSS. Each process counts its proportional set
-    size (PSS): pages a forked worker still shares with the build count once, split
-    between them, as they do in the machine's memory (summed RSS would count them in
-    every process)."""
+    (reading a 900 MB process's PSS takes 4 ms), and at least this process's own peak RSS.
+    Each process counts its proportional set size (PSS): pages a forked worker still shares
+    with the build count once, split between them, as they do in the machine's memory
+    (summed RSS would count them in every process)."""
 
     def __init__(self) -> None:
         import psutil

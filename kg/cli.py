@@ -569,11 +569,11 @@ def cache_info() -> None:
       kg cache info
     """
     from kg.cache import ExtractionCache, fingerprint
-    from kg.views.memo import memo_files
+    from kg.memo import memo_files
 
     store = ExtractionCache()
     click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
-    click.echo(f"{store.directory / 'pages'}: pages of {len(memo_files(store.directory))} exports")
+    click.echo(f"{store.directory}: {len(memo_files(store.directory))} memos of earlier exports")
     store.close()
 
 
@@ -587,10 +587,9 @@ def cache_clear() -> None:
       kg cache clear
     """
     from kg.cache import ExtractionCache
-    from kg.views.memo import clear_memos
+    from kg.memo import clear_memos
 
     store = ExtractionCache()
     click.echo(f"removed {store.clear()} extractions from {store.path}")
-    memos = clear_memos(store.directory)
-    click.echo(f"removed the page memos of {memos} exports from {store.directory / 'pages'}")
+    click.echo(f"removed {clear_memos(store.directory)} memos of earlier exports")
     store.close()

@@ -13,7 +13,7 @@ import psutil
 import pytest
 from conftest import SEEDS, write
 
-import kg.views.memo
+import kg.memo
 from kg.build import build
 from kg.extract import extract
 from kg.graph import paper_node, to_networkx
@@ -100,14 +100,14 @@ def test_a_page_changed_or_removed_by_hand_is_drawn_again(source, tmp_path):
 def test_new_drawing_code_draws_every_page(source, tmp_path, monkeypatch):
     out, cache = tmp_path / "out", tmp_path / "cache"
     build([source], out, cache_dir=cache)
-    monkeypatch.setattr(kg.views.memo, "fingerprint", lambda: "other drawing code")
+    monkeypatch.setattr(kg.memo, "fingerprint", lambda: "other drawing code")
     assert build([source], out, cache_dir=cache).pages_kept == 0
 
 
 def test_an_unreadable_memo_draws_every_page(source, tmp_path):
     out, cache = tmp_path / "out", tmp_path / "cache"
     build([source], out, cache_dir=cache)
-    (memo,) = kg.views.memo.memo_files(cache)
+    (memo,) = (cache / "pages").glob("*.json")
     memo.write_text("{not json", encoding="utf-8")
     assert build([source], out, cache_dir=cache).pages_kept == 0
     assert build([source], out, cache_dir=cache).pages_kept > 0  # and the memo is whole again

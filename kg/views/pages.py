@@ -101,7 +101,7 @@ class View:
     Gathering is cheap; drawing (pyvis assembling the network, Jinja and JSON writing the
     page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
     attributes and the edges among them (`Signatures`), and the fields here. So two views
-    with one digest render the same page (with the same code: `kg.views.memo.fingerprint`),
+    with one digest render the same page (with the same code: `kg.memo.fingerprint`),
     and a rebuild redraws only the pages whose digest changed.
     """
 
