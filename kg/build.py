@@ -13,15 +13,17 @@ from functools import partial
 from pathlib import Path
 
 from kg import __version__
+from kg.blocks import BlockMemo, Layout, block_keys
 from kg.cache import ExtractionCache, default_cache_dir
-from kg.convert import Conversion, ConversionError
+from kg.convert import Conversion, ConversionError, Target
 from kg.engines import auto_workers, run_extraction
 from kg.errors import ExportError
-from kg.export import ExportWriter, extractions_jsonl, write_graphml
+from kg.export import ExportWriter, write_extractions, write_graphml
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
+from kg.model import KnowledgeGraph
 from kg.namespaces import PREFIXES
 from kg.rdf import to_rdf, void_description, write_ntriples
 from kg.views import PageMemo, draw_all, render_views
@@ -89,6 +91,7 @@ class BuildSummary:
     files: tuple[Path, ...]
     cached: int = 0  #: extractions reused from the cache
     pages_kept: int = 0  #: pages left as the last build wrote them (their view is the same)
+    blocks_reused: int = 0  #: papers whose RDF and JSON Lines the last build wrote
 
     @property
     def entities(self) -> int:
@@ -158,31 +161,29 @@ def build(
         with _stage("link", progress):
             kg = link(extractions)
             graph = to_networkx(kg)
-        # the pages of the last build into `out`: those whose view is the same are not drawn
-        memo = PageMemo(None, out)
+        # what the last build into `out` wrote: pages and paper blocks that did not change
+        # are kept or copied, not made again
+        memo, blocks = PageMemo(None, out), BlockMemo(None, out)
         if cache:
             memo = PageMemo.in_cache(cache_dir or default_cache_dir(), out)
+            blocks = BlockMemo.in_cache(cache_dir or default_cache_dir(), out)
         venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
         title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
         with ExportWriter(out) as writer:  # each export written as soon as it is rendered
-            with _stage("RDF", progress):
-                rdf = to_rdf(kg, EXTRACTOR_VERSION)
-                triples = len(rdf)
-                void = void_description(rdf, __version__).serialize(format="turtle")
-                writer.write("void.ttl", void)
-                nt = writer.stream("kg.nt", partial(write_ntriples, rdf))
-                del rdf  # the largest structure of a build: gone before the next exports
-            # Turtle and JSON-LD are converted by Oxigraph meanwhile, a child process each
-            targets = (
-                [("turtle", "kg.ttl"), ("jsonld", "kg.jsonld")] if rdf_formats == "all" else []
-            )
-            reserved = [(fmt, writer.reserve(name)) for fmt, name in targets]
-            conversions: list[Conversion] = []
+            conversions: list[tuple[str, Conversion]] = []
             try:
-                conversions += [Conversion(nt, [target], PREFIXES) for target in reserved]
+                with _stage("RDF", progress):
+                    nt, layout, triples = _write_rdf(kg, writer, blocks)
+                # Turtle and JSON-LD are converted by Oxigraph meanwhile, a child process each
+                for fmt, name in [("turtle", "kg.ttl"), ("jsonld", "kg.jsonld")]:
+                    if rdf_formats == "all":
+                        target = Target(
+                            fmt, writer.reserve(name), out / name, layout.reuse(blocks, name)
+                        )
+                        conversions.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
                 with _stage("GraphML and extractions.jsonl", progress):
                     writer.stream("kg.graphml", partial(write_graphml, graph))
-                    writer.write("extractions.jsonl", extractions_jsonl(kg))
+                    _write_extractions(kg, writer, blocks, layout)
                 with _stage("views", _no_progress):  # counted in pages instead
                     pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
                     drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
@@ -194,17 +195,19 @@ def build(
                         progress("views", done, len(pages))
                     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, len(pages))
                 with _stage("Turtle and JSON-LD", progress):
-                    for conversion in conversions:
-                        conversion.wait()
+                    for name, conversion in conversions:
+                        layout.remember(blocks, name, conversion.wait()[0])
             except ConversionError as error:
                 raise ExportError(
                     f"{error}: cannot write the exports; the previous exports are unchanged"
                 ) from None
             finally:
-                for conversion in conversions:
+                for _, conversion in conversions:
                     conversion.cancel()
+                blocks.close()
             written = writer.commit(prune=OUTPUTS)
         memo.save()
+        blocks.save()
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -214,4 +217,49 @@ def build(
         files=tuple(written),
         cached=cached,
         pages_kept=memo.kept,
+        blocks_reused=blocks.reused,
     )
+
+
+def _write_rdf(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo
+) -> tuple[Path, Layout, int]:
+    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
+    last build's kg.nt; the N-Triples' temporary, its layout and how many triples it holds."""
+    keys = block_keys(kg)
+    reuse = {paper for paper, key in keys.items() if blocks.where(key, "kg.nt")}
+    rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
+    counts = rdf.counts()
+    for paper in sorted(reuse):
+        counts.add(*blocks.counts(keys[paper]))
+    writer.write("void.ttl", void_description(counts, __version__).serialize(format="turtle"))
+    spans: list[tuple[int, int]] = []
+    copy = blocks.reader("kg.nt", keys)
+    nt = writer.stream("kg.nt", lambda handle: spans.extend(write_ntriples(rdf, handle, copy)))
+    for block, span in zip(rdf.blocks, spans, strict=True):
+        if block.id:
+            n, types = (
+                blocks.counts(keys[block.id]) if block.reused else (len(block.lines), block.types)
+            )
+            blocks.remember(keys[block.id], {"kg.nt": span}, n, types)
+    blocks.reused = len(reuse)
+    log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
+    layout = Layout(tuple(block.id for block in rdf.blocks), keys, tuple(spans))
+    return nt, layout, counts.triples
+
+
+def _write_extractions(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, layout: Layout
+) -> None:
+    """Write extractions.jsonl, copying the lines of papers that did not change."""
+    copy = blocks.reader("extractions.jsonl", layout.keys)
+
+    def reused(paper: str) -> bytes | None:
+        return copy(paper) if blocks.where(layout.keys[paper], "extractions.jsonl") else None
+
+    spans: dict[str, tuple[int, int]] = {}
+    writer.stream(
+        "extractions.jsonl", lambda handle: spans.update(write_extractions(kg, handle, reused))
+    )
+    for paper, span in spans.items():
+        blocks.remember(layout.keys[paper], {"extractions.jsonl": span})

@@ -188,8 +188,11 @@ def build(
     click.echo(f"results:   {summary.results}")
     click.echo(f"triples:   {summary.triples}")
     click.echo(f"wrote:     {_files(summary.files, out)}")
-    if summary.pages_kept:
-        click.echo(f"kept:      {summary.pages_kept} pages unchanged since the last build")
+    if summary.pages_kept or summary.blocks_reused:
+        click.echo(
+            f"kept:      {summary.pages_kept} pages and {summary.blocks_reused} papers' RDF "
+            "as the last build wrote them"
+        )
 
 
 class _Progress:
@@ -569,11 +572,11 @@ def cache_info() -> None:
       kg cache info
     """
     from kg.cache import ExtractionCache, fingerprint
-    from kg.memo import memo_files
+    from kg.memo import remembered
 
     store = ExtractionCache()
     click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
-    click.echo(f"{store.directory}: {len(memo_files(store.directory))} memos of earlier exports")
+    click.echo(f"{store.directory}: memos of {remembered(store.directory)} exports directories")
     store.close()
 
 
@@ -591,5 +594,5 @@ def cache_clear() -> None:
 
     store = ExtractionCache()
     click.echo(f"removed {store.clear()} extractions from {store.path}")
-    click.echo(f"removed {clear_memos(store.directory)} memos of earlier exports")
+    click.echo(f"removed the memos of {clear_memos(store.directory)} exports directories")
     store.close()

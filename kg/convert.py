@@ -1,51 +1,131 @@
-"""N-Triples to Turtle and JSON-LD by Oxigraph, in a process of its own.
+"""N-Triples to Turtle and JSON-LD by Oxigraph, in a process of its own, block by block.
 
 Oxigraph holds Python's GIL while it serialises, so a thread would not overlap with the rest
 of a build; a child process does: a build writes GraphML and the views while the child
 converts. The child runs this file as a script, which imports Oxigraph and nothing of kg
-(no spaCy to load), so it starts in 0.15 s:
+(no spaCy to load), so it starts in 0.15 s. It reads its plan as JSON on stdin and answers
+where each block went as JSON on stdout.
 
-    python kg/convert.py kg.nt '{"kg": "https://..."}' turtle=kg.ttl jsonld=kg.jsonld
+Each block of kg.nt (what papers share, then one block per paper: `kg.rdf.Triples`) is
+converted on its own, or copied from the last build's file when the paper did not change
+(`kg.blocks`): a Turtle file is the prefixes and then each block's statements, a JSON-LD file
+one array of each block's node objects. Converting block by block costs what converting the
+whole file does (measured), and a block's bytes do not depend on the blocks around it.
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+Span = tuple[int, int]
 
-def convert_file(nt: Path, fmt: str, handle: BinaryIO, prefixes: Mapping[str, str]) -> None:
-    """Stream an N-Triples file to Turtle (with `prefixes`) or JSON-LD.
 
-    Oxigraph writes the triples in the order given, so the same input gives the same bytes;
-    the prefix lines are put in a fixed order, whatever the writer's map does.
+@dataclass(frozen=True)
+class Target:
+    """One conversion: into `path` (which must exist: the parent's temporary), in `format`
+    ("turtle" or "jsonld"); blocks with a span in `reuse` are copied from `old`."""
+
+    format: str
+    path: Path
+    old: Path | None = None
+    reuse: Sequence[Span | None] = ()
+
+
+def convert_blocks(
+    nt: bytes | mmap.mmap,
+    blocks: Sequence[Span],
+    fmt: str,
+    handle: BinaryIO,
+    prefixes: Mapping[str, str],
+    old: bytes | mmap.mmap | None = None,
+    reuse: Sequence[Span | None] = (),
+) -> list[Span]:
+    """Write the N-Triples `nt` as Turtle (with `prefixes`) or JSON-LD, block by block.
+
+    Args:
+        nt: the N-Triples.
+        blocks: the byte range of each block in `nt`.
+        fmt: "turtle" or "jsonld".
+        handle: where to write.
+        prefixes: the Turtle prefixes, written in the order of their names.
+        old: the last build's file of this format.
+        reuse: for each block, its range in `old` to copy instead of converting, or None.
+
+    Returns:
+        The byte range of each block's statements (Turtle) or objects (JSON-LD) in the
+        output. Oxigraph writes triples in the order given: the same input, the same bytes.
     """
     import pyoxigraph as ox
 
     target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
-    # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf, and the exports
-    # checked by rdflib and rapper in the tests): parsed without validating again, 35% faster
-    triples = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES, lenient=True)
-    if fmt != "turtle":
-        ox.serialize(triples, output=handle, format=target)
-        handle.write(b"\n")
-        return
-    with tempfile.TemporaryFile() as body:
-        ox.serialize(triples, output=body, format=target, prefixes=dict(sorted(prefixes.items())))
-        body.seek(0)
-        head = []
-        while (line := body.readline()).startswith(b"@prefix"):
-            head.append(line)
-        handle.write(b"".join(sorted(head)))
-        handle.write(line)
-        shutil.copyfileobj(body, handle)
+    ordered = dict(sorted(prefixes.items()))
+    if fmt == "turtle":
+        head = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in ordered.items())
+        start, separator, end = head.encode("utf-8"), b"", b""
+    else:
+        start, separator, end = b"[", b",", b"]\n"
+    handle.write(start)
+    at, spans, first = len(start), [], True
+    for i, (a, b) in enumerate(blocks):
+        span = reuse[i] if i < len(reuse) else None
+        if span is not None and old is not None:
+            body = memoryview(old)[span[0] : span[1]]
+        else:
+            # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf, and the
+            # exports checked by rdflib and rapper in the tests): not validated again
+            triples = ox.parse(bytes(nt[a:b]), format=ox.RdfFormat.N_TRIPLES, lenient=True)
+            out = ox.serialize(triples, format=target, prefixes=ordered)
+            assert out is not None  # given no output, serialize returns the bytes
+            body = _body(out, fmt)
+        if len(body) and not first:
+            handle.write(separator)
+            at += len(separator)
+        first = first and not len(body)
+        handle.write(body)
+        spans.append((at, at + len(body)))
+        at += len(body)
+    handle.write(end)
+    return spans
+
+
+def _body(out: bytes, fmt: str) -> memoryview:
+    """A block's statements without the prefixes (Turtle), its objects without the array's
+    brackets (JSON-LD)."""
+    view = memoryview(out)
+    if fmt == "turtle":
+        at = 0
+        while out.startswith(b"@prefix", at):
+            at = out.index(b"\n", at) + 1
+        return view[at:]
+    text = out.strip()
+    return memoryview(text)[1:-1] if text.startswith(b"[") else view
+
+
+def convert_file(nt: Path, fmt: str, handle: BinaryIO, prefixes: Mapping[str, str]) -> None:
+    """Convert a whole N-Triples file as one block."""
+    with _mapped(nt) as data:
+        convert_blocks(data, [(0, len(data))], fmt, handle, prefixes)
+
+
+@contextmanager
+def _mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
+    """A file's bytes, mapped (a 230 MB kg.nt is not read into memory)."""
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            yield b""
+            return
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            yield data
 
 
 class ConversionError(Exception):
@@ -57,39 +137,70 @@ class Conversion:
 
     Args:
         nt: the N-Triples file, complete.
-        targets: (format, path) pairs; each path must exist (the parent's temporary file):
-            the child writes into it and never makes one, so a child outliving a failed
-            build cannot leave a file behind.
+        targets: `Target`s, or (format, path) pairs; each path must exist (the parent's
+            temporary file): the child writes into it and never makes one, so a child
+            outliving a failed build cannot leave a file behind.
         prefixes: the prefixes of the Turtle output.
+        blocks: the byte range of each block in `nt` (default: the whole file, one block).
     """
 
     def __init__(
-        self, nt: Path, targets: Sequence[tuple[str, Path]], prefixes: Mapping[str, str]
+        self,
+        nt: Path,
+        targets: Sequence[Target | tuple[str, Path]],
+        prefixes: Mapping[str, str],
+        blocks: Sequence[Span] | None = None,
     ) -> None:
-        command = [sys.executable, __file__, str(nt), json.dumps(dict(prefixes))]
-        command += [f"{fmt}={path}" for fmt, path in targets]
-        self._process = (
-            subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        plan = {
+            "nt": str(nt),
+            "prefixes": dict(prefixes),
+            "blocks": [list(span) for span in blocks] if blocks is not None else None,
+            "targets": [
+                {
+                    "format": t.format,
+                    "path": str(t.path),
+                    "old": str(t.old) if t.old else None,
+                    "reuse": [list(span) if span else None for span in t.reuse],
+                }
+                for t in (t if isinstance(t, Target) else Target(*t) for t in targets)
+            ],
+        }
+        self._process = None
+        self._feeder: threading.Thread | None = None
+        self.spans: list[list[Span]] = []
+        if targets:
+            self._process = subprocess.Popen(
+                [sys.executable, __file__],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
             )
-            if targets
-            else None
-        )
+            # the plan (a megabyte for 25,000 papers) is sent while the build goes on
+            self._feeder = threading.Thread(
+                target=_feed, args=(self._process, json.dumps(plan).encode("utf-8")), daemon=True
+            )
+            self._feeder.start()
 
-    def wait(self) -> None:
-        """Wait for the child to finish.
+    def wait(self) -> list[list[Span]]:
+        """Wait for the child to finish; where each block went, per target.
 
         Raises:
             ConversionError: the child failed (its message, or its exit status).
         """
         if self._process is None:
-            return
-        _, err = self._process.communicate()
+            return []
+        assert self._feeder is not None
+        self._feeder.join()
+        self._process.stdin = None  # closed by the feeder: nothing more for communicate
+        out, err = self._process.communicate()
         if self._process.returncode != 0:
             message = err.decode("utf-8", "replace").strip().splitlines()
             raise ConversionError(
                 message[-1] if message else f"converter exited with {self._process.returncode}"
             )
+        self.spans = [[(a, b) for a, b in spans] for spans in json.loads(out)]
+        return self.spans
 
     def cancel(self) -> None:
         """Stop the child if it is still running (the build failed or was interrupted)."""
@@ -98,21 +209,45 @@ class Conversion:
             self._process.wait()
 
 
-def main(argv: Sequence[str]) -> int:
-    """Convert argv[0] (N-Triples) with prefixes argv[1] (JSON) into each FORMAT=PATH."""
-    nt, prefixes = Path(argv[0]), json.loads(argv[1])
-    for spec in argv[2:]:
-        fmt, path = spec.split("=", 1)
-        try:
-            with open(path, "r+b") as handle:  # the parent's temporary: never made here
-                convert_file(nt, fmt, handle, prefixes)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as error:
-            print(f"{error.filename or path}: {error.strerror}", file=sys.stderr)
-            return 1
+def _feed(process: subprocess.Popen, plan: bytes) -> None:
+    """Send the plan to the child and close its input."""
+    assert process.stdin is not None
+    try:
+        process.stdin.write(plan)
+        process.stdin.close()
+    except OSError:  # the child is gone: `wait` reports why
+        pass
+
+
+def main() -> int:
+    """Carry out the plan on stdin (see `Conversion`); print each target's spans."""
+    plan = json.load(sys.stdin)
+    answer = []
+    try:
+        with _mapped(Path(plan["nt"])) as nt:
+            blocks = plan["blocks"] if plan["blocks"] is not None else [(0, len(nt))]
+            for target in plan["targets"]:
+                with open(target["path"], "r+b") as handle:  # the parent's: never made here
+                    reuse = [tuple(span) if span else None for span in target["reuse"]]
+                    old_path = target["old"] if any(reuse) else None
+                    with _mapped(Path(old_path)) if old_path else _nothing() as old:
+                        spans = convert_blocks(
+                            nt, blocks, target["format"], handle, plan["prefixes"], old, reuse
+                        )
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                answer.append(spans)
+    except OSError as error:
+        print(f"{error.filename or plan['nt']}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(json.dumps(answer))
     return 0
 
 
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

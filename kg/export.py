@@ -3,6 +3,7 @@ beside its target and renamed over it, so a failed run leaves the previous expor
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -69,9 +70,34 @@ def extraction_record(ex: Extraction, keys: Mapping[tuple[str, str], str]) -> di
 
 def extractions_jsonl(kg: KnowledgeGraph) -> str:
     """extractions.jsonl: one record per abstract, in input order."""
+    buffer = io.BytesIO()
+    write_extractions(kg, buffer)
+    return buffer.getvalue().decode("utf-8")
+
+
+def write_extractions(
+    kg: KnowledgeGraph,
+    handle: BinaryIO,
+    reused: Callable[[str], bytes | None] = lambda paper: None,
+) -> dict[str, tuple[int, int]]:
+    """Write extractions.jsonl, one record per abstract in input order; a paper for which
+    `reused` gives the last build's line (`kg.blocks`) gets that line.
+
+    Returns:
+        Each paper's byte range in the file, by paper id.
+    """
     keys = kg.entity_key_of()
-    lines = [json.dumps(extraction_record(ex, keys), ensure_ascii=False) for ex in kg.extractions]
-    return "\n".join(lines) + "\n" if lines else ""
+    spans = {}
+    at = 0
+    for ex in kg.extractions:
+        line = reused(ex.paper.id)
+        if line is None:
+            record = json.dumps(extraction_record(ex, keys), ensure_ascii=False)
+            line = (record + "\n").encode("utf-8")
+        handle.write(line)
+        spans[ex.paper.id] = (at, at + len(line))
+        at += len(line)
+    return spans
 
 
 def write_graphml(graph: nx.MultiDiGraph, handle: BinaryIO) -> None:

@@ -57,12 +57,18 @@ def memo_files(cache_dir: Path) -> list[Path]:
     return sorted(p for kind in ("pages", "blocks") for p in (cache_dir / kind).glob("*.json"))
 
 
+def remembered(cache_dir: Path) -> int:
+    """How many exports directories the memos under `cache_dir` describe."""
+    return len({path.name for path in memo_files(cache_dir)})
+
+
 def clear_memos(cache_dir: Path) -> int:
-    """Forget every memo (the next build writes everything afresh); how many there were."""
-    files = memo_files(cache_dir)
-    for path in files:
+    """Forget every memo (the next build writes everything afresh); how many exports
+    directories they described."""
+    count = remembered(cache_dir)
+    for path in memo_files(cache_dir):
         path.unlink(missing_ok=True)
-    return len(files)
+    return count
 
 
 def load(path: Path | None) -> dict:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections import Counter, defaultdict
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import BinaryIO
 from urllib.parse import quote
@@ -62,6 +63,32 @@ Term = URIRef | Literal
 Triple = tuple[URIRef, URIRef, Term]
 
 
+@dataclass
+class Block:
+    """The triples of one part of the graph: what papers share (id ""), or one paper's."""
+
+    id: str
+    lines: set[str] = field(default_factory=set)
+    #: typed subjects by class IRI (a subject is in one block only)
+    types: Counter[str] = field(default_factory=Counter)
+    #: left out of this build's triples: its bytes are the last build's (`kg.blocks`)
+    reused: bool = False
+
+
+@dataclass
+class Counts:
+    """How many triples, typed subjects by class IRI, and entities a graph holds (VoID)."""
+
+    triples: int = 0
+    classes: Counter[str] = field(default_factory=Counter)
+    entities: int = 0
+
+    def add(self, triples: int, classes: Mapping[str, int]) -> None:
+        """Count a block of the last build's."""
+        self.triples += triples
+        self.classes.update(classes)
+
+
 class Triples:
     """Triples kept as N-Triples lines: what kg writes, with none of an rdflib graph's terms
     and indexes (about 150 bytes a triple instead of 1 KB).
@@ -71,22 +98,23 @@ class Triples:
     then one block per paper (the paper, its mentions and their text spans, its assertions
     and results). Sorting within a block keeps each subject's triples together (Turtle's
     `;` lists) and costs a fraction of sorting a million lines. No triple is in two blocks:
-    a paper's block holds only nodes of that paper.
+    a paper's block holds only nodes of that paper, so a rebuild can reuse the blocks of
+    papers that did not change (`kg.blocks`).
 
     `add` takes rdflib terms; `add_nt` takes terms already in N-Triples syntax (`iri`,
     `literal`), the fast path for the million triples of a large build.
     """
 
     def __init__(self) -> None:
-        self._blocks: list[set[str]] = [set()]
-        self._lines = self._blocks[0]
-        #: subjects of rdf:type triples by class (IRIs as plain strings), for VoID
-        self.typed: dict[str, set[str]] = {}
+        self.blocks: list[Block] = [Block("")]
+        self._block = self.blocks[0]
+        self._entities: set[str] = set()  #: typed subjects that are entities
 
-    def new_block(self) -> None:
-        """Start the next block: triples added from now on are written after the others."""
-        self._lines = set()
-        self._blocks.append(self._lines)
+    def new_block(self, block: str, reused: bool = False) -> None:
+        """Start the block of paper `block`: triples added from now on go there; a block
+        `reused` from the last build gets none."""
+        self._block = Block(block, reused=reused)
+        self.blocks.append(self._block)
 
     def add(self, triple: Triple) -> None:
         """Add one (subject, predicate, object) triple of rdflib terms."""
@@ -95,21 +123,31 @@ class Triples:
 
     def add_nt(self, s: str, p: str, o: str) -> None:
         """Add one triple whose terms are already written in N-Triples syntax."""
-        self._lines.add(f"{s} {p} {o} .")
-        if p == _A:
-            self.typed.setdefault(o[1:-1], set()).add(s[1:-1])
+        line = f"{s} {p} {o} ."
+        if p == _A and line not in self._block.lines:
+            self._block.types[o[1:-1]] += 1
+            if s.startswith(_ENTITY_NT):
+                self._entities.add(s)
+        self._block.lines.add(line)
 
     def extend(self, lines: Iterable[str]) -> None:
-        """Add N-Triples lines as they are; none may be an rdf:type triple (see `typed`)."""
-        self._lines.update(lines)
+        """Add N-Triples lines as they are; none may be an rdf:type triple (see `add_nt`)."""
+        self._block.lines.update(lines)
 
     def __len__(self) -> int:
-        return sum(map(len, self._blocks))
+        return sum(len(block.lines) for block in self.blocks)
+
+    def counts(self) -> Counts:
+        """The counts of the triples held (not of reused blocks)."""
+        counts = Counts(len(self), Counter(), len(self._entities))
+        for block in self.blocks:
+            counts.classes.update(block.types)
+        return counts
 
     def lines(self) -> Iterator[str]:
         """The N-Triples lines, block by block, each block sorted."""
-        for block in self._blocks:
-            yield from sorted(block)
+        for block in self.blocks:
+            yield from sorted(block.lines)
 
     def graph(self) -> Graph:
         """The triples in an rdflib graph with kg's prefixes (for SPARQL or rdflib users)."""
@@ -171,6 +209,7 @@ def _count(n: int) -> str:
 _T = _Terms()
 _A = _T["rdf:type"]
 _PAPER, _ENTITY, _ASSERTION, _RESULT = (str(ns) for ns in (PAPER, ENTITY, ASSERTION, RESULT))
+_ENTITY_NT = f"<{_ENTITY}"
 
 
 def _span(graph: Triples, paper: Paper, start: int, end: int) -> str:
@@ -248,7 +287,11 @@ def _paper(graph: Triples, p: Paper) -> None:
 
 
 def to_rdf(
-    kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None
+    kg: KnowledgeGraph,
+    extractor: str,
+    lexicon: tuple[Concept, ...] | None = None,
+    *,
+    reuse: Container[str] = frozenset(),
 ) -> Triples:
     """Papers, entities, mentions, assertions with provenance, and results as RDF.
 
@@ -258,6 +301,8 @@ def to_rdf(
         lexicon: the concepts entities were linked to (default: the bundled lexicon); the
             families above a used entity are written too, so that `kg:variantOf*` reaches
             the top of its family (every Qwen model is a variant of entity:qwen).
+        reuse: ids of papers whose blocks the last build wrote and this one reuses: their
+            blocks are left empty, marked `reused`.
 
     Returns:
         The `Triples`, whose terms the ontology (ontology/kg.ttl) defines; `.graph()` gives
@@ -295,7 +340,9 @@ def to_rdf(
     for r in kg.results:
         results[r.paper].append(r)
     for p in kg.papers:
-        graph.new_block()
+        graph.new_block(p.id, reused=p.id in reuse)
+        if p.id in reuse:
+            continue
         _paper(graph, p)
         paper = f"<{_PAPER}{p.id}>"
         for m, key in mentions[p.id]:
@@ -379,7 +426,7 @@ def _sentence(graph: Triples, paper: Paper, sentence: Sentence) -> str:
     return _span(graph, paper, sentence.start, sentence.end)
 
 
-def void_description(graph: Triples, version: str) -> Graph:
+def void_description(counts: Counts, version: str) -> Graph:
     """A VoID description of the export: size, classes, licence and the kg that wrote it."""
     void = new_graph()
     void.add((DATASET, RDF.type, VOID.Dataset))
@@ -388,12 +435,11 @@ def void_description(graph: Triples, version: str) -> Graph:
     void.add((DATASET, DCTERMS.creator, Literal(f"kg {version}")))
     void.add((DATASET, VOID.vocabulary, URIRef(str(KG._NS))))
     void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))
-    void.add((DATASET, VOID.triples, Literal(len(graph), datatype=XSD.integer)))
-    entities = {s for members in graph.typed.values() for s in members if s.startswith(_ENTITY)}
-    void.add((DATASET, VOID.entities, Literal(len(entities), datatype=XSD.integer)))
-    counts = {URIRef(cls): len(members) for cls, members in graph.typed.items()}
-    void.add((DATASET, VOID.classes, Literal(len(counts), datatype=XSD.integer)))
-    for cls, n in sorted(counts.items()):
+    void.add((DATASET, VOID.triples, Literal(counts.triples, datatype=XSD.integer)))
+    void.add((DATASET, VOID.entities, Literal(counts.entities, datatype=XSD.integer)))
+    classes = {URIRef(cls): n for cls, n in counts.classes.items() if n}
+    void.add((DATASET, VOID.classes, Literal(len(classes), datatype=XSD.integer)))
+    for cls, n in sorted(classes.items()):
         local = str(cls).rsplit("#", 1)[-1].rsplit("/", 1)[-1]
         part = URIRef(f"{DATASET}/class/{local}")
         void.add((DATASET, VOID.classPartition, part))
@@ -428,14 +474,31 @@ def ntriples(graph: Triples) -> str:
     return "".join(line + "\n" for line in graph.lines())
 
 
-def write_ntriples(graph: Triples, handle: BinaryIO) -> None:
+def write_ntriples(
+    graph: Triples, handle: BinaryIO, reused: Callable[[str], bytes] | None = None
+) -> list[tuple[int, int]]:
     """Write the triples as N-Triples (see `Triples` for the order), in UTF-8, a chunk at a
-    time."""
-    chunk: list[str] = []
-    for line in graph.lines():
-        chunk.append(line)
-        if len(chunk) == 10_000:
-            handle.write(("\n".join(chunk) + "\n").encode("utf-8"))
-            chunk = []
-    if chunk:
-        handle.write(("\n".join(chunk) + "\n").encode("utf-8"))
+    time; a block marked reused is written as `reused(paper id)` gives it.
+
+    Returns:
+        Each block's byte range in the file, in the order of `graph.blocks`.
+    """
+    ranges = []
+    at = 0
+    for block in graph.blocks:
+        if block.reused:
+            if reused is None:
+                raise ValueError(f"block {block.id} is reused but no bytes were given")
+            data = reused(block.id)
+            handle.write(data)
+            ranges.append((at, at + len(data)))
+            at += len(data)
+            continue
+        start = at
+        lines = sorted(block.lines)
+        for i in range(0, len(lines), 10_000):
+            data = ("\n".join(lines[i : i + 10_000]) + "\n").encode("utf-8")
+            handle.write(data)
+            at += len(data)
+        ranges.append((start, at))
+    return ranges

@@ -220,8 +220,9 @@ def test_a_failed_conversion_leaves_previous_exports(exports, runner, monkeypatc
     where no directory is) fails the build, and nothing of it is left."""
     from kg.convert import Conversion
 
-    def misdirected(nt, targets, prefixes):
-        return Conversion(nt, [(f, exports / "missing" / "kg.ttl") for f, _ in targets], prefixes)
+    def misdirected(nt, targets, prefixes, blocks):
+        lost = [(t.format, exports / "missing" / "kg.ttl") for t in targets]
+        return Conversion(nt, lost, prefixes, blocks)
 
     before = snapshot(exports)
     monkeypatch.setattr(sys.modules["kg.build"], "Conversion", misdirected)

@@ -57,12 +57,13 @@ def test_no_cache_and_cache_commands(runner, tmp_path, monkeypatch):
     runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "-q"])
     info = runner.invoke(main, ["cache", "info"])
     assert info.exit_code == 0 and ": 38 extractions" in info.stdout
-    assert ": 1 memos of earlier exports" in info.stdout
+    assert ": memos of 1 exports directories" in info.stdout
     cleared = runner.invoke(main, ["cache", "clear"])
     assert cleared.exit_code == 0 and "removed 38 extractions" in cleared.stdout
-    assert "removed 1 memos of earlier exports" in cleared.stdout
+    assert "removed the memos of 1 exports directories" in cleared.stdout
     assert ExtractionCache(tmp_path / "cache").count() == 0
     assert not list((tmp_path / "cache" / "pages").glob("*"))
+    assert not list((tmp_path / "cache" / "blocks").glob("*"))
 
 
 def test_no_progress_bar_when_not_a_terminal(runner, tmp_path):

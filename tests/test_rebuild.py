@@ -1,8 +1,10 @@
-"""A rebuild draws only the pages whose view changed, and its exports equal a clean build's."""
+"""A rebuild draws only the pages whose view changed and copies the RDF and JSON Lines of
+papers that did not change, and its exports equal a clean build's."""
 
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
 import signal
 import subprocess
@@ -12,13 +14,18 @@ import time
 import psutil
 import pytest
 from conftest import SEEDS, write
+from rdflib import Graph
+from rdflib.compare import isomorphic
 
 import kg.memo
+from kg.blocks import block_keys
 from kg.build import build
+from kg.convert import convert_blocks
 from kg.extract import extract
 from kg.graph import paper_node, to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
+from kg.namespaces import PREFIXES
 from kg.views import PageMemo, draw_all, render_views
 from kg.views.pages import Site, paper_view
 
@@ -55,6 +62,11 @@ def change_last_and_add_one(lines):
 def add_one_first(lines):
     """Every other paper moves a line down: every page that draws one changes."""
     lines.insert(2, NEW)
+
+
+def remove_last(lines):
+    """No other paper moves: every other paper's RDF is copied."""
+    del lines[-1]
 
 
 def test_a_rebuild_draws_only_changed_pages_and_equals_a_clean_build(source, tmp_path):
@@ -174,3 +186,74 @@ def test_drawing_workers_leave_with_a_killed_build(tmp_path):
     process.wait()
     _, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, "the drawing workers of a killed build leave with it"
+
+
+@pytest.mark.parametrize(
+    ("change", "reused"),
+    [(change_last_and_add_one, "some"), (add_one_first, "none"), (remove_last, "all")],
+)
+def test_a_rebuild_copies_unchanged_papers_and_equals_a_clean_build(
+    source, tmp_path, change, reused
+):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert build([source], out, cache_dir=cache, views="none").blocks_reused == 0
+    edit(source, change)
+    again = build([source], out, cache_dir=cache, views="none")
+    expected = {"some": range(1, again.papers - 1), "none": [0], "all": [again.papers]}[reused]
+    assert again.blocks_reused in expected
+    build([source], tmp_path / "clean", cache=False, views="none")
+    assert files(out) == files(tmp_path / "clean")
+
+
+def test_exports_changed_by_hand_are_not_copied_from(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache, views="none")
+    before = files(out)
+    (out / "kg.ttl").write_bytes(b"garbage")
+    nt = (out / "kg.nt").read_bytes()
+    (out / "kg.nt").write_bytes(nt[: len(nt) // 2] + b"x" * (len(nt) - len(nt) // 2))
+    (out / "extractions.jsonl").unlink()
+    build([source], out, cache_dir=cache, views="none")
+    assert files(out) == before
+
+
+def test_turtle_after_an_n_triples_only_build(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache, views="none", rdf_formats="nt")
+    assert not (out / "kg.ttl").exists()
+    assert build([source], out, cache_dir=cache, views="none").blocks_reused > 0
+    build([source], tmp_path / "clean", cache=False, views="none")
+    assert files(out) == files(tmp_path / "clean")
+
+
+def test_block_keys_follow_the_paper_and_its_links(nlp):
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    keys = block_keys(kg)
+    assert len(set(keys.values())) == len(kg.papers)
+    paper, name, key = kg.links[0]
+    relinked = dataclasses.replace(kg, links=((paper, name, key + "x"), *kg.links[1:]))
+    changed = {p for p, k in block_keys(relinked).items() if k != keys[p]}
+    assert changed == {paper}
+    moved = dataclasses.replace(kg.papers[0], line=kg.papers[0].line + 1)
+    shifted = dataclasses.replace(kg, papers=(moved, *kg.papers[1:]))
+    assert block_keys(shifted)[moved.id] != keys[moved.id]
+    assert {p: k for p, k in block_keys(shifted).items() if p != moved.id}.items() <= keys.items()
+
+
+@pytest.mark.parametrize("fmt", ["turtle", "jsonld"])
+def test_blocks_converted_or_copied_give_the_same_file(fmt):
+    grpo, label = (
+        "<https://w3id.org/kg-ml/id/entity/grpo>",
+        "<http://www.w3.org/2000/01/rdf-schema#label>",
+    )
+    paper = "<https://w3id.org/kg-ml/id/paper/p1>"
+    nt = f'{grpo} {label} "GRPO" .\n{paper} {label} "A \\"paper\\"" .\n'.encode()
+    blocks = [(0, nt.index(b"\n") + 1), (nt.index(b"\n") + 1, len(nt))]
+    first = io.BytesIO()
+    spans = convert_blocks(nt, blocks, fmt, first, PREFIXES)
+    again = io.BytesIO()
+    convert_blocks(nt, blocks, fmt, again, PREFIXES, first.getvalue(), [None, spans[1]])
+    assert again.getvalue() == first.getvalue()
+    whole = Graph().parse(data=nt.decode(), format="nt")
+    parsed = Graph().parse(data=first.getvalue().decode(), format=fmt.replace("jsonld", "json-ld"))
+    assert isomorphic(parsed, whole)
