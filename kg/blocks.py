@@ -24,6 +24,7 @@ from kg.model import KnowledgeGraph
 
 #: the exports made of paper blocks
 FILES = ("kg.nt", "kg.ttl", "kg.jsonld", "extractions.jsonl")
+_NOWHERE: dict[str, list[int]] = {}
 
 
 def block_keys(kg: KnowledgeGraph) -> dict[str, str]:
@@ -55,7 +56,7 @@ class BlockMemo:
             for name, stamp in (files.items() if isinstance(files, dict) else ())
             if name in FILES and memo.stamp(out / name) == stamp
         }
-        self._before: dict[str, dict] = blocks if self.valid and isinstance(blocks, dict) else {}
+        self._before: dict[str, dict] = blocks if self.valid and _well_formed(blocks) else {}
         self._classes: list[str] = data.get("classes", []) if self._before else []
         self._now: dict[str, dict] = {}
         self._maps: dict[str, mmap.mmap] = {}
@@ -71,21 +72,22 @@ class BlockMemo:
         copied from there."""
         if name not in self.valid:
             return None
-        span = self._before.get(key, {}).get(name)
-        return (span[0], span[1]) if isinstance(span, list) and len(span) == 2 else None
+        span = self._before.get(key, _NOWHERE).get(name)
+        return None if span is None else (span[0], span[1])
 
     def counts(self, key: str) -> tuple[int, dict[str, int]]:
         """The triples and typed subjects by class of block `key` in the last build."""
         block = self._before[key]
         return block["n"], {self._classes[i]: n for i, n in block["types"]}
 
-    def reader(self, name: str, keys: Mapping[str, str]) -> Callable[[str], bytes]:
+    def reader(self, name: str, keys: Mapping[str, str]) -> Callable[[str], bytes | None]:
         """A function giving the last build's bytes of a paper's block in file `name`, by
-        paper id (`keys` maps paper ids to block keys)."""
+        paper id (`keys` maps paper ids to block keys), or None when there are none."""
 
-        def read(paper: str) -> bytes:
+        def read(paper: str) -> bytes | None:
             span = self.where(keys[paper], name)
-            assert span is not None, f"{paper} has no block in {name}"
+            if span is None:
+                return None
             if name not in self._maps:
                 with open(self.out / name, "rb") as handle:
                     self._maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -154,3 +156,16 @@ class Layout:
         for block, span in zip(self.order, spans, strict=True):
             if block:
                 memo.remember(self.keys[block], {name: span})
+
+
+def _well_formed(blocks: object) -> bool:
+    """Whether a memo's blocks are as `BlockMemo.save` writes them (else none is used)."""
+    return isinstance(blocks, dict) and all(
+        isinstance(block, dict)
+        and all(
+            isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
+            for name, span in block.items()
+            if name in FILES
+        )
+        for block in blocks.values()
+    )

@@ -202,9 +202,9 @@ class _Progress:
         "extract": "Extracting",
         "link": "Linking",
         "RDF": "Writing RDF",
-        "GraphML and extractions.jsonl": "Writing GraphML",
+        "extractions.jsonl": "JSON Lines",
         "views": "Writing pages",
-        "Turtle and JSON-LD": "Turtle, JSON-LD",
+        "GraphML, Turtle and JSON-LD": "GraphML, Turtle",
     }
 
     def __init__(self, show: bool) -> None:

@@ -86,12 +86,13 @@ def write_extractions(
     Returns:
         Each paper's byte range in the file, by paper id.
     """
-    keys = kg.entity_key_of()
+    keys: dict[tuple[str, str], str] | None = None  # made once a line is not reused
     spans = {}
     at = 0
     for ex in kg.extractions:
         line = reused(ex.paper.id)
         if line is None:
+            keys = kg.entity_key_of() if keys is None else keys
             record = json.dumps(extraction_record(ex, keys), ensure_ascii=False)
             line = (record + "\n").encode("utf-8")
         handle.write(line)
@@ -104,6 +105,13 @@ def write_graphml(graph: nx.MultiDiGraph, handle: BinaryIO) -> None:
     """The NetworkX graph as GraphML (for Gephi, Cytoscape, networkx.read_graphml), streamed
     by lxml. Its text is XML-safe: `kg.ingest` replaced what XML cannot hold."""
     nx.write_graphml_lxml(graph, handle, prettyprint=True)
+
+
+def fill(path: Path, produce: Callable[[BinaryIO], object]) -> None:
+    """Let `produce` write into the file `path`, which must exist (a temporary that
+    `ExportWriter.reserve` made: this never makes a file)."""
+    with open(path, "r+b") as handle:
+        produce(handle)
 
 
 class ExportWriter:

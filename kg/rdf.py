@@ -475,7 +475,7 @@ def ntriples(graph: Triples) -> str:
 
 
 def write_ntriples(
-    graph: Triples, handle: BinaryIO, reused: Callable[[str], bytes] | None = None
+    graph: Triples, handle: BinaryIO, reused: Callable[[str], bytes | None] | None = None
 ) -> list[tuple[int, int]]:
     """Write the triples as N-Triples (see `Triples` for the order), in UTF-8, a chunk at a
     time; a block marked reused is written as `reused(paper id)` gives it.
@@ -487,9 +487,9 @@ def write_ntriples(
     at = 0
     for block in graph.blocks:
         if block.reused:
-            if reused is None:
+            data = reused(block.id) if reused is not None else None
+            if data is None:
                 raise ValueError(f"block {block.id} is reused but no bytes were given")
-            data = reused(block.id)
             handle.write(data)
             ranges.append((at, at + len(data)))
             at += len(data)

@@ -231,3 +231,19 @@ def test_a_failed_conversion_leaves_previous_exports(exports, runner, monkeypatc
     assert "missing/kg.ttl: No such file or directory" in result.stderr
     assert "previous exports are unchanged" in result.stderr
     assert snapshot(exports) == before
+
+
+def test_a_failed_graphml_writer_leaves_previous_exports(exports, runner, monkeypatch):
+    """GraphML is written by a forked child: its failure (here: a full disk) fails the
+    build with the file and the cause, and nothing of the build is left."""
+
+    def full_disk(graph, handle):
+        raise OSError(28, "No space left on device", handle.name)
+
+    before = snapshot(exports)
+    monkeypatch.setattr(sys.modules["kg.build"], "write_graphml", full_disk)
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
+    assert result.exit_code == 2, result.output
+    assert ".kg.graphml." in result.stderr and "No space left on device" in result.stderr
+    assert "previous exports are unchanged" in result.stderr
+    assert snapshot(exports) == before
