@@ -67,7 +67,7 @@ def one(n: int, views: str, part: str) -> dict:
     (a build that fills a cache, then one abstract changed and the build run again)."""
     from corpus import abstracts
 
-    from kg.build import build
+    from kg.builder import build
     from kg.extract import extract, make_nlp
     from kg.ingest import read_inputs
 

@@ -1,6 +1,7 @@
 """kg: a knowledge graph of ML research built from paper abstracts.
 
-The library API: `build` runs the whole pipeline; the stages can be called one by one:
+The library API: `build` (`kg.builder.build`) runs the whole pipeline; the stages can be
+called one by one:
 `kg.ingest.read_inputs`, `kg.extract.extract`, `kg.link.link`, `kg.graph.to_networkx`,
 `kg.rdf.to_rdf`, `kg.views.render_views` and `kg.export.ExportWriter`.
 """
@@ -12,7 +13,21 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0"
 
-from kg.build import BuildSummary, build  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
 from kg.errors import InputError, KgError, QueryError  # noqa: E402
 
+if TYPE_CHECKING:
+    from kg.builder import BuildSummary, build
+
 __all__ = ["BuildSummary", "InputError", "KgError", "QueryError", "__version__", "build"]
+
+
+def __getattr__(name: str) -> Any:
+    """`kg.build` and `kg.BuildSummary`, imported when first used: the pipeline loads spaCy,
+    rdflib and networkx (a second), which `kg --help` or `kg query` need not wait for."""
+    if name in ("build", "BuildSummary"):
+        from kg import builder
+
+        return getattr(builder, name)
+    raise AttributeError(f"module 'kg' has no attribute {name!r}")

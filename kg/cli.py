@@ -163,7 +163,7 @@ def build(
       kg build papers.jsonl --out /tmp/graph
       kg build icml2024.csv --views overview
     """
-    from kg.build import build as run_build
+    from kg.builder import build as run_build
 
     with _Progress(show=not quiet and sys.stderr.isatty()) as progress:
         summary = run_build(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.build import build
+from kg.builder import build
 from kg.extract import make_nlp
 
 # the extraction cache of the test session lives in a temporary directory of its own

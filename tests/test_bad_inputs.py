@@ -225,7 +225,7 @@ def test_a_failed_conversion_leaves_previous_exports(exports, runner, monkeypatc
         return Conversion(nt, lost, prefixes, blocks)
 
     before = snapshot(exports)
-    monkeypatch.setattr(sys.modules["kg.build"], "Conversion", misdirected)
+    monkeypatch.setattr(sys.modules["kg.builder"], "Conversion", misdirected)
     result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
     assert result.exit_code == 2, result.output
     assert "missing/kg.ttl: No such file or directory" in result.stderr
@@ -241,7 +241,7 @@ def test_a_failed_graphml_writer_leaves_previous_exports(exports, runner, monkey
         raise OSError(28, "No space left on device", handle.name)
 
     before = snapshot(exports)
-    monkeypatch.setattr(sys.modules["kg.build"], "write_graphml", full_disk)
+    monkeypatch.setattr(sys.modules["kg.builder"], "write_graphml", full_disk)
     result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
     assert result.exit_code == 2, result.output
     assert ".kg.graphml." in result.stderr and "No space left on device" in result.stderr

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 from conftest import SEEDS, write
@@ -54,7 +56,7 @@ def test_verbose_build_says_how_long_each_stage_took(runner, tmp_path):
 
 def test_build_reports_progress_stage_by_stage(tmp_path):
     """A bar per stage: papers while extracting, pages while writing the views."""
-    from kg.build import build
+    from kg.builder import build
 
     seen: list[tuple[str, int, int]] = []
     summary = build([SEEDS], tmp_path, on_progress=lambda *step: seen.append(step))
@@ -232,3 +234,10 @@ def test_every_command_has_help_with_an_example(runner):
 def test_usage_error_is_exit_2(runner):
     result = runner.invoke(main, ["query", "--format", "xml", "SELECT * {}"])
     assert result.exit_code == 2
+
+
+def test_the_cli_starts_without_loading_the_pipeline():
+    """`kg --help`, `kg query` and friends do not wait for spaCy, rdflib's plugins or pyvis."""
+    code = "import sys, kg.cli; print(sorted({'spacy', 'pyvis', 'networkx'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -13,7 +13,7 @@ import psutil
 import pytest
 from conftest import SEEDS, write
 
-from kg.build import build
+from kg.builder import build
 from kg.cache import ExtractionCache
 from kg.cli import main
 from kg.engines import run_extraction

@@ -8,7 +8,7 @@ import pytest
 from conftest import write
 from rdflib import Graph, Literal, URIRef
 
-from kg.build import build
+from kg.builder import build
 from kg.cli import main
 from kg.ingest import detect_format, read_file, read_inputs
 from kg.namespaces import PAPER, PREFIXES

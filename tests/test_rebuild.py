@@ -19,7 +19,7 @@ from rdflib.compare import isomorphic
 
 import kg.memo
 from kg.blocks import block_keys
-from kg.build import build
+from kg.builder import build
 from kg.convert import convert_blocks
 from kg.extract import extract
 from kg.graph import paper_node, to_networkx

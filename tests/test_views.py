@@ -5,7 +5,7 @@ import re
 
 from conftest import write
 
-from kg.build import build
+from kg.builder import build
 
 URL_IN_TAG = re.compile(r"<(script|link|img|iframe)[^>]+(src|href)=\"(https?:)?//", re.IGNORECASE)
 
