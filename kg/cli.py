@@ -124,7 +124,7 @@ def main(verbose: bool) -> None:
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Extract every abstract and draw every page again; read and write no cache.",
+    help="Extract, write and draw everything afresh; read and write no cache.",
 )
 @_handle_errors
 def build(
@@ -153,9 +153,10 @@ def build(
     (index.html: open it in a browser, no network needed). Every file is written to a
     temporary file and renamed, so a failed build leaves the previous exports whole; files
     an earlier build wrote and this one did not (pages of papers no longer read) are
-    removed, other files in OUT are left alone. Extractions are cached by abstract, and
-    pages are remembered by what they show: a rebuild extracts only the abstracts that
-    changed and draws only the pages that changed (--no-cache, `kg cache clear`).
+    removed, other files in OUT are left alone. Extractions are cached by abstract, and kg
+    remembers what it wrote into OUT: a rebuild extracts only the abstracts that changed,
+    copies the RDF of papers that did not change and draws only the pages that changed
+    (--no-cache, `kg cache clear`).
 
     \b
     Examples:
@@ -552,8 +553,8 @@ def cache() -> None:
     `kg build` keeps every abstract's extraction, keyed by the abstract and the extractor
     (its version, lexicon and word lists), in $KG_CACHE_DIR (default ~/.cache/kg). A
     rebuild extracts only new or changed abstracts; a new extractor starts afresh. It also
-    remembers, for each exports directory, what each HTML page showed: a rebuild draws only
-    the pages whose content changed.
+    remembers, for each exports directory, what the last build wrote there: a rebuild copies
+    each unchanged paper's RDF and keeps each unchanged page.
 
     \b
     Example:
