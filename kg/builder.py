@@ -196,7 +196,8 @@ def build(
                         else:
                             writer.write(name, content)
                         progress("views", done, len(pages))
-                    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, len(pages))
+                    html = sum(name.endswith(".html") for name, _ in pages)
+                    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
                 with _stage("GraphML, Turtle and JSON-LD", progress):
                     graphml.wait()
                     for name, conversion in conversions:
