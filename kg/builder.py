@@ -166,8 +166,8 @@ def build(
         # are kept or copied, not made again
         memo, blocks = PageMemo(None, out), BlockMemo(None, out)
         if cache:
-            memo = PageMemo.in_cache(cache_dir or default_cache_dir(), out)
-            blocks = BlockMemo.in_cache(cache_dir or default_cache_dir(), out)
+            where = cache_dir or default_cache_dir()
+            memo, blocks = PageMemo.in_cache(where, out), BlockMemo.in_cache(where, out)
         venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
         title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
         with ExportWriter(out) as writer:  # each export written as soon as it is rendered
@@ -238,17 +238,16 @@ def _write_rdf(
     reuse = {paper for paper, key in keys.items() if blocks.where(key, "kg.nt")}
     rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
     counts = rdf.counts()
-    for paper in sorted(reuse):
-        counts.add(*blocks.counts(keys[paper]))
+    before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
+    for n, types in before.values():
+        counts.add(n, types)
     writer.write("void.ttl", void_description(counts, __version__).serialize(format="turtle"))
     spans: list[tuple[int, int]] = []
     copy = blocks.reader("kg.nt", keys)
     nt = writer.stream("kg.nt", lambda handle: spans.extend(write_ntriples(rdf, handle, copy)))
     for block, span in zip(rdf.blocks, spans, strict=True):
         if block.id:
-            n, types = (
-                blocks.counts(keys[block.id]) if block.reused else (len(block.lines), block.types)
-            )
+            n, types = before[block.id] if block.reused else (len(block.lines), block.types)
             blocks.remember(keys[block.id], {"kg.nt": span}, n, types)
     blocks.reused = len(reuse)
     log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))

@@ -49,7 +49,10 @@ class Site:
     links: dict[tuple[str, str], str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     paper_nodes: set[str] = field(default_factory=set)
-    signatures: Signatures | None = None
+    signatures: Signatures = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signatures = Signatures(self.graph)
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, graph: nx.MultiDiGraph) -> Site:
@@ -67,7 +70,6 @@ class Site:
         site.links = kg.entity_key_of()
         site.names = {e.key: e.name for e in kg.entities}
         site.paper_nodes = {paper_node(p.id) for p in kg.papers}
-        site.signatures = Signatures(graph)
         return site
 
 
@@ -242,7 +244,6 @@ def paper_page(ex: Extraction, site: Site, extractor: str) -> str:
 def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     """What a paper's page shows (see `paper_page`)."""
     p, graph = ex.paper, site.graph
-    assert site.signatures is not None
     me = paper_node(p.id)
     mine = set(graph.successors(me))
     others: Counter[str] = Counter()
@@ -343,7 +344,6 @@ def entity_page(entity: Entity, site: Site) -> str:
 def entity_view(entity: Entity, site: Site) -> View:
     """What an entity's page shows (see `entity_page`)."""
     graph = site.graph
-    assert site.signatures is not None
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
     related = {n for n in nx.all_neighbors(graph, me) if graph.nodes[n]["kind"] == "entity"}
