@@ -30,8 +30,18 @@ def fingerprint() -> str:
     """The extractor's identity: its version, its code and the data it reads (lexicon, cue
     words). Any change to them invalidates every cached extraction."""
     digest = hashlib.sha256(EXTRACTOR_VERSION.encode())
-    code = sorted((Path(__file__).parent / "extract").glob("*.py"))
-    for path in (*code, ontology_dir() / "lexicon.ttl", data_dir() / "cues.json"):
+    here = Path(__file__).parent
+    code = sorted((here / "extract").glob("*.py"))
+    # what extraction reads besides its package: folding, the lexicon reader, the cue words,
+    # the trained models (kg/data/extractor.json) and the lexicon
+    data = sorted(data_dir().glob("*.json"))
+    for path in (
+        *code,
+        here / "names.py",
+        here / "lexicon.py",
+        *data,
+        ontology_dir() / "lexicon.ttl",
+    ):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -23,6 +23,8 @@ CORE = ("Method", "Model", "Dataset", "Benchmark")
 SCORED_RELATIONS = ("outperforms", "evaluated_on", "uses", "part_of")
 MODES = ("strict", "lenient", "name")
 LABELS = (*MODES, *CORE, "proposed", "relation")
+#: scored only where a gold record carries results
+RESULT = "result"
 _LENIENT = {"Dataset": "Resource", "Benchmark": "Resource"}
 
 
@@ -176,6 +178,49 @@ def _score(gold: dict, pred: dict, counts: Counts, notes: Counter[str]) -> list[
             counts.fn["proposed"] += bool(g.get("proposed"))
             errors.append(f"  FN {g['type']:<9} {g['name']}")
     errors += _score_relations(gold, pred, core, resolved, optional, counts)
+    if "results" in gold:
+        errors += _score_results(gold, pred, core, resolved, counts)
+    return errors
+
+
+def _value(value: object) -> float | None:
+    try:
+        return round(float(value), 6)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def _score_results(
+    gold: dict, pred: dict, core: list[dict], resolved: dict[str, int | None], counts: Counts
+) -> list[str]:
+    """Results: subject, value and benchmark must all match (metric and unit are not
+    scored); a subject or benchmark matches by any name of the same gold entity."""
+    index = {n: i for i, g in enumerate(core) for n in _names(g)}
+
+    def who(name: object) -> object:
+        n = fold(str(name or ""))
+        if not n:
+            return None
+        return index[n] if n in index else resolved.get(n, ("?", n))
+
+    def key(r: dict) -> tuple:
+        return who(r.get("subject")), _value(r.get("value")), who(r.get("benchmark"))
+
+    wanted = {key(r) for r in gold.get("results") or ()}
+    got = {k for k in map(key, pred.get("results") or ()) if k[1] is not None}
+    counts.tp[RESULT] += len(wanted & got)
+    counts.fp[RESULT] += len(got - wanted)
+    counts.fn[RESULT] += len(wanted - got)
+    errors = [
+        f"  FN result {r['subject']} = {r['value']} on {r.get('benchmark')}"
+        for r in gold.get("results") or ()
+        if key(r) not in got
+    ]
+    errors += [
+        f"  FP result {r.get('subject')} = {r.get('value')} on {r.get('benchmark')}"
+        for r in pred.get("results") or ()
+        if key(r)[1] is not None and key(r) not in wanted
+    ]
     return errors
 
 
@@ -196,6 +241,8 @@ def _score_relations(
             wanted.add((h, rel, t))
     got = set()
     for r in pred.get("relations") or ():
+        if isinstance(r, list):  # the gold form [head, relation, tail]
+            r = dict(zip(("head", "relation", "tail"), r, strict=False))
         if r.get("relation") not in SCORED_RELATIONS:
             continue
         hn, tn = fold(r.get("head", "")), fold(r.get("tail", ""))
@@ -229,8 +276,9 @@ def evaluate(gold: Sequence[dict], predicted: Iterable[dict]) -> Report:
             found.insert(0, "  (no predicted record for this abstract)")
         if found:
             errors.append((f"{g['source']} #{g['index']}: {g['head']}", tuple(found)))
+    labels = (*LABELS, RESULT) if any("results" in g for g in gold) else LABELS
     return Report(
-        figures={label: counts.prf(label) for label in LABELS},
+        figures={label: counts.prf(label) for label in labels},
         abstracts=len(gold),
         unmatched=sum(p is None for p in pairs),
         errors=tuple(errors),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from kg.extract.markup import blank_markup
+from kg.extract.components import LEXICON
+from kg.extract.markup import strip_markup
 from kg.lexicon import default_lexicon
 from kg.names import entity_key, fold
 
@@ -27,14 +28,17 @@ def test_no_two_concepts_share_a_name():
 
 
 def test_every_label_is_found_with_its_concept_and_type(nlp):
-    """A silent typo in a label would leave it unmatched (scispacy #595)."""
+    """A silent typo in a label would leave it unmatched (scispacy #595): the lexicon
+    component finds every label, as written, with its concept and type."""
     items = [(c, label) for c in default_lexicon() for label in c.labels]
-    docs = nlp.pipe(blank_markup(f"We use {label} here.") for _, label in items)
+    docs = nlp.pipe(strip_markup(f"We use {label} here.").text for _, label in items)
     missed = []
     for (concept, label), doc in zip(items, docs, strict=True):
         if not any(
-            e.kb_id_ == concept.key and e.text == label and e.label_ == concept.type
-            for e in doc.ents
+            s.kb_id_ == concept.key
+            and s.text == strip_markup(label).text
+            and s.label_ == concept.type
+            for s in doc.spans[LEXICON]
         ):
             missed.append(label)
     assert missed == []

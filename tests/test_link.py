@@ -46,7 +46,7 @@ def test_look_alikes_stay_apart(nlp):
 
 def test_acronym_in_one_paper_links_expansion_in_another(nlp):
     kg = graph_of(
-        nlp, "We propose Visual Gradient Steering (VGS).", "We compare against VGS on MATH500."
+        nlp, "We propose Visual Gradient Steering (VGS).", "Our method outperforms VGS on MATH500."
     )
     keys = keys_by_name(kg)
     assert keys["VGS"] == keys["Visual Gradient Steering"] == "visualgradientsteering"

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
-from kg.extract.markup import blank_markup
-from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp
+from kg.extract.candidates import EMPHASIS
+from kg.extract.markup import Cleaned, strip_markup
+from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp, models_of
 from kg.extract.records import doc_to_extraction
+from kg.extract.texts import TEXT
 from kg.model import Extraction, Paper
 
 __all__ = ["EXTRACTOR_VERSION", "extract", "iter_extract", "make_nlp"]
@@ -20,9 +23,25 @@ def iter_extract(
     """Extractions of `papers`, one by one and in order, as the pipeline reads them."""
     nlp = nlp or make_nlp()
     papers = list(papers)
-    docs = nlp.pipe((blank_markup(p.text) for p in papers), batch_size=batch_size)
-    for paper, doc in zip(papers, docs, strict=True):
-        yield doc_to_extraction(doc, paper)
+    cleaned = [strip_markup(p.text) for p in papers]
+    docs = nlp.pipe(_make_docs(nlp, cleaned), batch_size=batch_size)
+    models = models_of(nlp)
+    for paper, clean, doc in zip(papers, cleaned, docs, strict=True):
+        extraction = doc_to_extraction(doc, paper, clean, models)
+        # the Spans kept in user_data refer back to their Doc: without them the Doc is
+        # freed now, not by a garbage collection that grows with the build
+        doc.user_data.clear()
+        yield extraction
+
+
+def _make_docs(nlp: Language, cleaned: Iterable[Cleaned]) -> Iterator[Doc]:
+    """Tokenised clean texts, each with its emphasised runs (`**X**`, `\\textbf{X}`)."""
+    for clean in cleaned:
+        doc = nlp.make_doc(clean.text)
+        doc.user_data[TEXT] = clean.text  # Doc.text joins a Token object per token
+        if clean.emphasis:
+            doc.user_data[EMPHASIS] = clean.emphasis
+        yield doc
 
 
 def extract(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import words
 
 
@@ -42,39 +43,132 @@ def best_long_form(short: str, long: str) -> int | None:
     return start
 
 
+def _spells(short: str, long: str) -> int | None:
+    """`best_long_form`, and again without the short form's digits (A2PR, P2T: a digit
+    often stands for a repeated letter or a word such as "to")."""
+    found = best_long_form(short, long)
+    if found is None and any(c.isdigit() for c in short):
+        letters = "".join(c for c in short if not c.isdigit())
+        if sum(c.isalpha() for c in letters) >= 2:
+            found = best_long_form(letters, long)
+    return found
+
+
+#: words that introduce a short form after its long form: "X, or Y", "(abbreviated as Y)"
+_SHORT_INTRODUCERS = frozenset({"or", "aka", "abbreviated", "as", "hereafter", "shortened"})
+
+
+#: the tokens a pattern starts at
+_TRIGGERS = frozenset({"(", "stands", "or", "Or"})
+
+
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
-    """Every (long form, short form) pair written as "long form (SHORT)" in `doc`."""
+    """Every (long form, short form) pair: "Long Form (SHORT)", "SHORT (Long Form)",
+    "Long Form, or SHORT", "Long Form (abbreviated as SHORT)"."""
     pairs: list[tuple[Span, Span]] = []
     word = words(doc)
-    for i, text in enumerate(word):
-        if text != "(" or i + 2 >= len(doc) or word[i + 2] not in ");,":
-            continue
-        token, short = doc[i], doc[i + 1]
-        if not _valid_short(short.text) or token.i == 0:
-            continue
-        sent_start = token.sent.start if doc.has_annotation("SENT_START") else 0
-        n_chars = len([c for c in short.text if c.isalnum()])
-        window_start = max(sent_start, token.i - min(n_chars + 5, n_chars * 2))
-        # never reach back over punctuation that closes a clause
-        for i in range(token.i - 1, window_start - 1, -1):
-            if doc[i].text in {",", ";", ":", "(", ")", "."} or doc[i].text.startswith("*"):
-                window_start = i + 1
-                break
-        window = doc[window_start : token.i]
-        if not len(window):
-            continue
-        start_char = best_long_form(short.text, window.text)
-        if start_char is None:
-            continue
-        long = doc.char_span(
-            window.start_char + start_char, window.end_char, alignment_mode="expand"
-        )
-        if long is None or len(long) < 2 and long.text.lower() == short.text.lower():
-            continue
-        if long.text.lower().startswith(("the ", "a ", "an ", "our ", "we ")):
-            long = long[1:]
-        if len(long) and long[0].is_lower and long[0].text in {"of", "and", "for", "in", "on"}:
-            continue
-        if len(long):
-            pairs.append((long, doc[short.i : short.i + 1]))
+    n = len(word)
+    if not _TRIGGERS.intersection(word):
+        return pairs
+    sent_start = _sentence_starts(doc)
+    for i, text in ((i, t) for i, t in enumerate(word) if t in _TRIGGERS):
+        if text == "(" and 0 < i and i + 1 < n:
+            close = next((j for j in range(i + 1, min(n, i + 16)) if word[j] in ");"), None)
+            if close is None:
+                continue
+            inner = [j for j in range(i + 1, close) if word[j].lower() not in _SHORT_INTRODUCERS]
+            if close == i + 2 or (len(inner) == 1 and inner[0] == close - 1 and close - i <= 4):
+                # "Long Form (SHORT)", "Long Form (abbreviated as SHORT)"
+                pair = _long_before(doc, word, close - 1, i, sent_start[i])
+                if pair is not None:
+                    pairs.append(pair)
+            elif close - i - 1 >= 2 and _valid_short(word[i - 1]):
+                # "SHORT (Long Form)": the parenthesis spells the name before it
+                pair = _long_inside(doc, i - 1, i + 1, close)
+                if pair is not None:
+                    pairs.append(pair)
+        elif text == "stands" and i + 2 < n and word[i + 1].lower() == "for":
+            # "BERT, which stands for Bidirectional Encoder Representations from Transformers"
+            short_i = next(
+                (j for j in range(i - 1, max(-1, i - 4), -1) if _valid_short(word[j])), None
+            )
+            pair = _long_after(doc, word, short_i, i + 2) if short_i is not None else None
+            if pair is not None:
+                pairs.append(pair)
+        elif (
+            text in ("or", "Or")
+            and i > 1
+            and word[i - 1] == ","
+            and i + 1 < n
+            and _valid_short(word[i + 1])
+            and (i + 2 >= n or not word[i + 2][:1].isalnum())
+        ):
+            pair = _long_before(doc, word, i + 1, i - 1, sent_start[i])
+            if pair is not None:
+                pairs.append(pair)
     return pairs
+
+
+def _sentence_starts(doc: Doc) -> list[int]:
+    """The start of the sentence of every token (0 everywhere without sentences)."""
+    out = [0] * len(doc)
+    for start, end in sentence_bounds(doc):
+        out[start:end] = [start] * (end - start)
+    return out
+
+
+def _long_before(
+    doc: Doc, word: list[str], short_i: int, before: int, sent_start: int
+) -> tuple[Span, Span] | None:
+    """The long form that ends at token `before` (exclusive) and spells token `short_i`."""
+    short = doc[short_i]
+    if not _valid_short(short.text) or before <= 0:
+        return None
+    n_chars = len([c for c in short.text if c.isalnum()])
+    window_start = max(sent_start, before - min(n_chars + 5, n_chars * 2))
+    # never reach back over punctuation that closes a clause
+    for k in range(before - 1, window_start - 1, -1):
+        if word[k] in {",", ";", ":", "(", ")", "."} or word[k].startswith("*"):
+            window_start = k + 1
+            break
+    window = doc[window_start:before]
+    if not len(window):
+        return None
+    start_char = _spells(short.text, window.text)
+    if start_char is None:
+        return None
+    long = doc.char_span(window.start_char + start_char, window.end_char, alignment_mode="expand")
+    if long is None or len(long) < 2 and long.text.lower() == short.text.lower():
+        return None
+    if long.text.lower().startswith(("the ", "a ", "an ", "our ", "we ")):
+        long = long[1:]
+    if len(long) and long[0].is_lower and long[0].text in {"of", "and", "for", "in", "on"}:
+        return None
+    return (long, doc[short_i : short_i + 1]) if len(long) else None
+
+
+def _long_after(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[Span, Span] | None:
+    """The long form from token `start` that spells token `short_i`, up to the last word
+    that begins with one of its letters, before any punctuation."""
+    short = word[short_i]
+    letters = {c.lower() for c in short if c.isalpha()}
+    best = None
+    for end in range(start + 1, min(len(word), start + 13) + 1):
+        if not word[end - 1][:1].isalnum():
+            break
+        if word[end - 1][:1].lower() in letters and _spells(short, doc[start:end].text) == 0:
+            best = end
+    if best is None or best - start < 2:
+        return None
+    return doc[start:best], doc[short_i : short_i + 1]
+
+
+def _long_inside(doc: Doc, short_i: int, start: int, end: int) -> tuple[Span, Span] | None:
+    """ "SHORT (Long Form)": the parenthesis from its first word spells the short form."""
+    short = doc[short_i]
+    inside = doc[start:end]
+    if _spells(short.text, inside.text) != 0:
+        return None
+    if sum(1 for t in inside if t.is_alpha) < 2 or inside[-1].is_punct:
+        return None
+    return inside, doc[short_i : short_i + 1]

@@ -26,6 +26,15 @@ class Cues:
     method_use_cues: frozenset[str]
     proposal_np_stop: frozenset[str]
     result_skip_cues: frozenset[str]
+    candidate_heads: frozenset[str]
+    naming_cues: frozenset[str]
+    proposal_phrase_stop: frozenset[str]
+    proposal_phrase_after: frozenset[str]
+    generic_first_words: frozenset[str]
+    relation_cues: frozenset[str]
+    type_context_words: frozenset[str]
+    task_heads: frozenset[str]
+    strict_task_heads: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -46,4 +55,13 @@ def load_cues() -> Cues:
         method_use_cues=frozenset(raw["method_use_cues"]),
         proposal_np_stop=frozenset(raw["proposal_np_stop"]),
         result_skip_cues=frozenset(raw["result_skip_cues"]),
+        candidate_heads=frozenset(raw["candidate_heads"]),
+        naming_cues=frozenset(raw["naming_cues"]),
+        proposal_phrase_stop=frozenset(raw["proposal_phrase_stop"]),
+        proposal_phrase_after=frozenset(raw["proposal_phrase_after"]),
+        generic_first_words=frozenset(raw["generic_first_words"]),
+        relation_cues=frozenset(raw["relation_cues"]),
+        type_context_words=frozenset(raw["type_context_words"]),
+        task_heads=frozenset(raw["task_heads"]),
+        strict_task_heads=frozenset(raw["strict_task_heads"]),
     )

@@ -1,15 +1,19 @@
-"""Turn a processed Doc into an `Extraction`: group mentions into entities, read relations."""
+"""Turn a processed Doc into an `Extraction`: entities, what is proposed, relations, results."""
 
 from __future__ import annotations
 
-from collections import Counter
+from spacy.tokens import Doc
 
-from spacy.tokens import Doc, Span
-
-from kg.extract.components import TYPE_EVIDENCE
-from kg.extract.relations import Found, find_relations, proposed_keys
+from kg.extract.classifier import Models, load_models
+from kg.extract.components import CHOSEN, Chosen
+from kg.extract.found import Found
+from kg.extract.markup import Cleaned
+from kg.extract.proposals import decide_proposed
+from kg.extract.relations import decide_relations
 from kg.extract.results import find_results
 from kg.extract.sentences import sentence_bounds, sentence_of
+from kg.extract.texts import offsets, words
+from kg.extract.texts import urls as doc_urls
 from kg.model import (
     EntityType,
     ExtractedEntity,
@@ -23,107 +27,114 @@ from kg.model import (
 )
 from kg.names import fold
 
+#: doc.user_data keys of the proposed and relation features (read by training/train.py)
+PROPOSED_FEATURES = "kg_proposed_features"
+PAIR_FEATURES = "kg_pair_features"
+FOUND = "kg_found"
+RESULT_FEATURES = "kg_result_features"
 
-def _group_key(span: Span, aliases: dict[str, str]) -> str:
-    key = span.kb_id_ or fold(span.text)
-    return aliases.get(key, key)
 
+def doc_to_extraction(
+    doc: Doc, paper: Paper, cleaned: Cleaned | None = None, models: Models | None = None
+) -> Extraction:
+    """Group the kept entities (an acronym and its expansion are one), add what the paper
+    proposes, relations and results.
 
-def doc_to_extraction(doc: Doc, paper: Paper) -> Extraction:
-    """Group `doc.ents` into entities (an acronym and its expansion are one), add relations.
-
-    `doc` may be of a copy of the text with markup blanked out; names and mentions are read
-    from `paper.text` at the same offsets.
+    `doc` is of `cleaned.text`, the abstract without markup (`paper.text` when None): names
+    are read from it, mentions and sentences at the offsets `cleaned` maps back to.
     """
-
-    def original(span: Span) -> str:
-        return paper.text[span.start_char : span.end_char]
-
-    why_typed = doc.user_data[TYPE_EVIDENCE]
-    bounds = sentence_bounds(doc)
+    clean = cleaned or Cleaned(paper.text)
     sentence = sentence_of(doc)
-    aliases: dict[str, str] = {}
-    for start, end, short in doc._.abbreviations:
-        long_span, short_span = doc[start:end], doc[short : short + 1]
-        if any(e.start == start and e.end == end for e in doc.ents):
-            aliases[fold(short_span.text)] = fold(long_span.text)
-    groups: dict[str, list[Span]] = {}
-    for ent in doc.ents:
-        groups.setdefault(_group_key(ent, aliases), []).append(ent)
 
-    found: list[Found] = []
-    types: dict[str, EntityType] = {}
-    for key, spans in groups.items():
-        # a lexicon entity or a variant of a known model family exists already
-        known = bool(spans[0].kb_id_) or why_typed[(spans[0].start, spans[0].end)] == (
-            "model family"
+    at, word = offsets(doc), words(doc)
+
+    def mention(first: int, last: int) -> Mention:
+        """The mention of tokens [first, last), at its offsets in `paper.text`."""
+        start, end = clean.original(at[first], at[last - 1] + len(word[last - 1]))
+        return Mention(start, end, paper.text[start:end], sentence[first])
+
+    chosen: list[Chosen] = doc.user_data.get(CHOSEN, [])
+    groups: dict[str, list[Chosen]] = {}
+    for c in chosen:
+        groups.setdefault(c.key, []).append(c)
+    found = [
+        Found(
+            c.start,
+            c.end,
+            c.name,
+            c.key,
+            EntityType(c.label),
+            bool(c.concept) or c.evidence == "model family",
+            sentence[c.start],
         )
-        votes = Counter(EntityType(s.label_) for s in spans)
-        # the expansion's own type beats its acronym's; then the majority
-        long_forms = [s for s in spans if fold(s.text) == key and len(s) > 1]
-        types[key] = EntityType(long_forms[0].label_) if long_forms else votes.most_common(1)[0][0]
-        found.extend(Found(s, key, types[key], known, sentence[s.start]) for s in spans)
-    found.sort(key=lambda f: f.span.start)
+        for c in chosen
+    ]
+    models = models or load_models()
+    urls = " ".join(fold(url) for _, _, url in doc_urls(doc))
+    proposed, proposed_features = decide_proposed(doc, found, urls, models.proposed)
+    relations, pair_features = decide_relations(doc, found, proposed, models.relation)
+    doc.user_data[FOUND] = found
+    doc.user_data[PROPOSED_FEATURES] = proposed_features
+    doc.user_data[PAIR_FEATURES] = pair_features
 
-    proposed = proposed_keys(doc, found)
     entities = []
+    name_of: dict[str, str] = {}
     for key, spans in groups.items():
-        names = list(dict.fromkeys(original(s) for s in spans))
-        expansions = [original(s) for s in spans if fold(s.text) == key]
-        name = expansions[0] if expansions else names[0]
+        names = list(dict.fromkeys(c.name for c in spans))
+        long = [c.name for c in spans if c.long]
+        name = long[0] if long else names[0]
+        name_of[key] = name
         entities.append(
             ExtractedEntity(
                 name=name,
-                type=types[key],
-                mentions=tuple(
-                    Mention(s.start_char, s.end_char, original(s), sentence[s.start]) for s in spans
-                ),
+                type=EntityType(spans[0].label),
+                mentions=tuple(mention(c.start, c.end) for c in spans),
                 aliases=tuple(n for n in names if n != name),
                 proposed=key in proposed,
-                concept=spans[0].kb_id_ or None,
-                evidence=why_typed[(spans[0].start, spans[0].end)],
+                concept=spans[0].concept,
+                evidence=spans[0].evidence,
             )
         )
-    name_of = {key: e.name for key, e in zip(groups, entities, strict=True)}
-    relations = [
-        ExtractedRelation(name_of[h], rel, name_of[t], s)
-        for h, rel, t, s in find_relations(doc, found, proposed)
+    first_sentence: dict[str, int] = {}
+    for f in found:
+        first_sentence.setdefault(f.key, f.sent)
+    out_relations = [
+        ExtractedRelation(name_of[h], rel, name_of[t], s) for (h, rel, t), s in relations.items()
     ]
-    relations += [
-        ExtractedRelation(paper.id, RelationType.PROPOSES, name_of[k], _first_sentence(k, found))
+    out_relations += [
+        ExtractedRelation(paper.id, RelationType.PROPOSES, name_of[k], first_sentence[k])
         for k in proposed
     ]
+    types = {f.key: f.type for f in found}
     subject = next(
         (k for k in proposed if types[k] in (EntityType.METHOD, EntityType.MODEL)),
         proposed[0] if proposed else None,
     )
-    results = [
-        Result(
-            subject=name_of[subj] if subj else None,
-            metric=metric,
-            value=value,
-            unit=unit,
-            benchmark=name_of[bench] if bench else None,
-            sentence=sentence[span.start],
-            start=span.start_char,
-            end=span.end_char,
-            text=original(span),
+    reported, featured = find_results(doc, found, subject, frozenset(proposed), models.result)
+    doc.user_data[RESULT_FEATURES] = featured
+    results = []
+    for subj, metric, value, unit, bench, (first, last) in reported:
+        figure = mention(first, last)
+        results.append(
+            Result(
+                subject=name_of[subj] if subj else None,
+                metric=metric,
+                value=value,
+                unit=unit,
+                benchmark=name_of[bench] if bench else None,
+                sentence=figure.sentence,
+                start=figure.start,
+                end=figure.end,
+                text=figure.text,
+            )
         )
-        for subj, metric, value, unit, bench, span in find_results(
-            doc, found, subject, frozenset(proposed)
-        )
-    ]
     return Extraction(
         paper=paper,
         sentences=tuple(
-            Sentence(doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text))
-            for start, end in bounds
+            Sentence(*clean.original(at[a], at[b - 1] + len(word[b - 1])))
+            for a, b in sentence_bounds(doc)
         ),
         entities=tuple(sorted(entities, key=lambda e: e.mentions[0].start)),
-        relations=tuple(relations),
+        relations=tuple(out_relations),
         results=tuple(results),
     )
-
-
-def _first_sentence(key: str, found: list[Found]) -> int:
-    return next(f.sent for f in found if f.key == key)

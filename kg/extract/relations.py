@@ -1,126 +1,41 @@
-"""Rules that read `proposed` and typed relations off a Doc's sentences.
+"""Typed relations between an abstract's entities: the relation rules, and the relation
+model that reads a pair of entities with the rules' verdict and the words around them.
 
-The subject of every entity-level relation is the paper's main contribution: the first
-entity the paper proposes (a method if there is one).
+Pairs considered: every entity the paper proposes with every other entity, and every
+named system (method or model) with every dataset or benchmark and every other model:
+studies that propose nothing still state that GPT-4 was evaluated on MMLU.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
+from kg.extract.classifier import LinearModel
 from kg.extract.cues import load_cues
+from kg.extract.found import Found
+from kg.extract.proposals import is_component_sentence
+from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
 from kg.model import EntityType, RelationType
 
-_SUBJECTS = {"we", "this", "our", "here"}
-_NAMING = {"called", "named", "dubbed", "termed", "coined"}
-_STOP_PROPOSAL = {
-    "using",
-    "with",
-    "based",
-    "built",
-    "over",
-    "than",
-    "against",
-    "on",
-    "via",
-    "from",
-    "such",
-    "e.g.",
-    "like",
-    "including",
-    "outperforms",
-    "surpasses",
-}
-_TRAIN_CUES = {
-    "trained",
-    "train",
-    "training",
-    "fine-tuned",
-    "fine-tune",
-    "finetuned",
-    "on",
-    "using",
-    "with",
-    "from",
-}
 _RESOURCE = (EntityType.BENCHMARK, EntityType.DATASET)
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
+_TRAINING = {"trained", "training", "train", "fine-tuned", "pretrained"}
+
+Triple = tuple[str, RelationType, str]
 
 
-@dataclass(frozen=True)
-class Found:
-    """A mention as the rules see it: its span, the group it belongs to, and that group."""
+def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Triple, int]:
+    """(head key, relation, tail key) → sentence index, for every relation the rules read.
 
-    span: Span
-    key: str
-    type: EntityType
-    known: bool  #: in the lexicon: an existing thing, never proposed here
-    sent: int = 0  #: the number of the sentence it is in
-
-
-def proposed_keys(doc: Doc, found: list[Found]) -> list[str]:
-    """Keys of the entities the paper introduces, in order of first proposal."""
-    cues = load_cues()
-    lower = lowers(doc)
-    out: list[str] = []
-    for n, sent in enumerate(doc.sents):
-        in_sent = [f for f in found if f.sent == n]
-        verb = _proposal_verb(lower, sent, cues.proposal_verbs)
-        if verb is not None:
-            last: Found | None = None
-            for f in in_sent:
-                if f.span.start < verb or f.known or f.type is EntityType.METRIC:
-                    continue
-                words = set(lower[(last.span.end if last else verb) : f.span.start])
-                if last is not None and not (
-                    words <= {",", "and", "or", "*", "**", "(", ")"}
-                    or words & _NAMING
-                    or words & cues.proposal_verbs
-                ):
-                    break
-                if last is None and words & _STOP_PROPOSAL and out:
-                    break
-                if f.key not in out:
-                    out.append(f.key)
-                last = f
-        for f in in_sent:  # "our X"
-            if f.span.start > 0 and lower[f.span.start - 1] == "our" and not f.known:
-                if f.key not in out:
-                    out.append(f.key)
-        if out and _is_component_sentence(lower, sent, cues.component_cues, out[0], in_sent):
-            for f in in_sent:
-                if not f.known and f.type is not EntityType.METRIC and f.key not in out:
-                    out.append(f.key)
-    return out
-
-
-def _proposal_verb(lower: list[str], sent: Span, verbs: frozenset[str]) -> int | None:
-    seen_subject = False
-    for i in range(sent.start, sent.end):
-        if lower[i] in _SUBJECTS:
-            seen_subject = True
-        elif seen_subject and lower[i] in verbs:
-            return i
-    return None
-
-
-def _is_component_sentence(
-    lower: list[str], sent: Span, cues: frozenset[str], main: str, in_sent: list[Found]
-) -> bool:
-    has_cue = not cues.isdisjoint(lower[sent.start : sent.end])
-    main_first = bool(in_sent) and in_sent[0].key == main
-    return has_cue and (main_first or lower[sent.start] in {"it", "its"})
-
-
-def find_relations(
-    doc: Doc, found: list[Found], proposed: list[str]
-) -> list[tuple[str, RelationType, str, int]]:
-    """(head key, relation, tail key, sentence index) for every relation the rules read."""
+    The subject of every rule is the paper's main contribution: the first entity it
+    proposes (a method or model if there is one).
+    """
     if not proposed:
-        return []
+        return {}
     cues = load_cues()
     lower = lowers(doc)
     types = {f.key: f.type for f in found}
@@ -128,7 +43,7 @@ def find_relations(
     main = systems[0] if systems else proposed[0]
     # a paper that proposes only a dataset or benchmark: no "the dataset uses X"
     main_is_system = types.get(main) in _SYSTEMS
-    out: dict[tuple[str, RelationType, str], int] = {}
+    out: dict[Triple, int] = {}
 
     # the evidence for a relation is best a sentence that names both ends
     named = {(f.key, f.sent) for f in found}
@@ -140,30 +55,30 @@ def find_relations(
         if key not in out or ((head, out[key]) not in named and (head, sentence) in named):
             out[key] = sentence
 
-    for index, sent in enumerate(doc.sents):
+    for index, (start, end) in enumerate(sentence_bounds(doc)):
         in_sent = [f for f in found if f.sent == index]
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
-        cue = next((i for i in range(sent.start, sent.end) if lower[i] in strong), None)
+        cue = next((i for i in range(start, end) if lower[i] in strong), None)
         if cue is not None and main_is_system:
             for f in in_sent:
-                if f.span.start > cue and f.type in _SYSTEMS and f.key not in proposed:
+                if f.start > cue and f.type in _SYSTEMS and f.key not in proposed:
                     add(main, RelationType.OUTPERFORMS, f.key, index)
                     beaten.add(f.key)
         for f in in_sent:
             if f.key == main or f.key in beaten:
                 continue
             if f.key in proposed:
-                if f.key.startswith(main) or _is_component_sentence(
-                    lower, sent, cues.component_cues, main, in_sent
+                if f.key.startswith(main) or is_component_sentence(
+                    lower, start, end, cues.component_cues, main, in_sent
                 ):
                     add(f.key, RelationType.PART_OF, main, index)
                 continue
             if not main_is_system:
                 continue
-            window = set(lower[max(sent.start, f.span.start - 4) : f.span.start])
+            window = set(lower[max(start, f.start - 4) : f.start])
             if f.type in _RESOURCE:
-                if window & {"trained", "training", "train", "fine-tuned", "pretrained"}:
+                if window & _TRAINING:
                     add(main, RelationType.USES, f.key, index)
                 else:
                     add(main, RelationType.EVALUATED_ON, f.key, index)
@@ -175,4 +90,163 @@ def find_relations(
     for key in proposed:
         if key != main and key.startswith(main):
             out.setdefault((key, RelationType.PART_OF, main), 0)
-    return [(h, r, t, s) for (h, r, t), s in out.items()]
+    return out
+
+
+def candidate_pairs(found: list[Found], proposed: list[str]) -> Iterator[tuple[str, str]]:
+    """The ordered (head, tail) pairs the relation model reads."""
+    types: dict[str, EntityType] = {}
+    for f in found:
+        types.setdefault(f.key, f.type)
+    keys = [k for k in types if types[k] in (*_SYSTEMS, *_RESOURCE)]
+    mine = set(proposed)
+    for head in keys:
+        for tail in keys:
+            if head == tail:
+                continue
+            if head in mine:
+                yield head, tail
+            elif types[head] in _SYSTEMS and (
+                types[tail] in _RESOURCE
+                or (types[tail] is EntityType.MODEL and types[head] is EntityType.MODEL)
+            ):
+                yield head, tail
+
+
+def _bucket(n: int) -> str:
+    return "0" if n == 0 else "1" if n == 1 else "2-3" if n <= 3 else "4+"
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """What the features of every pair of one abstract share."""
+
+    by_key: dict[str, list[Found]]  #: each entity's mentions, in order
+    proposed: list[str]
+    mine: frozenset[str]
+    main: str | None  #: the first system the paper proposes
+    ranked: list[str]  #: the proposed entities, most mentioned first
+    rules: dict[Triple, int]
+
+
+def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
+    by_key: dict[str, list[Found]] = {}
+    for f in found:
+        by_key.setdefault(f.key, []).append(f)
+    systems = [k for k in proposed if by_key[k][0].type in _SYSTEMS]
+    ranked = sorted(proposed, key=lambda k: -len(by_key[k]))
+    return Pairs(
+        by_key, proposed, frozenset(proposed), systems[0] if systems else None, ranked, rules
+    )
+
+
+def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
+    """The relation model's features of the ordered pair (head, tail)."""
+    cues = load_cues()
+    vocabulary = cues.relation_cues
+    lower = lowers(doc)
+    hs, ts = shared.by_key[head], shared.by_key[tail]
+    proposed, rules, mine, ranked = shared.proposed, shared.rules, shared.mine, shared.ranked
+    ht, tt = hs[0].type.value, ts[0].type.value
+    pair = f"{ht}>{tt}"
+    out = [f"h:{ht}", f"t:{tt}", f"ht:{pair}"]
+    role = ("hp" if head in mine else "hn") + ("tp" if tail in mine else "tn")
+    out += [f"role:{role}", f"role:{role}|{pair}"]
+    if shared.main == head:
+        out.append("main")
+    if shared.main == tail:
+        out.append("tail_main")
+    if head in mine:
+        out.append(f"h_rank:{min(ranked.index(head), 2)}")
+    if tail in mine:
+        out.append(f"t_rank:{min(ranked.index(tail), 2)}")
+    out.append("h_more" if len(hs) > len(ts) else "h_less" if len(hs) < len(ts) else "h_same")
+    out.append("h_first" if hs[0].start < ts[0].start else "t_first")
+    if not proposed:
+        out.append("nothing_proposed")
+    if ts[0].known:
+        out.append("tail_known")
+    for rel in RelationType:
+        if (head, rel, tail) in rules:
+            out += [f"rule:{rel.value}", f"rule:{rel.value}|{tt}"]
+        if (tail, rel, head) in rules:
+            out.append(f"rule_back:{rel.value}")
+    head_sents = {f.sent for f in hs}
+    tail_sents = {f.sent for f in ts}
+    both = head_sents & tail_sents
+    out.append(f"together:{_bucket(len(both))}")
+    out.append(f"tail_n:{_bucket(len(ts))}")
+    first_head = min(head_sents)
+    if max(tail_sents) < first_head:
+        out.append("tail_before_head")
+    if tail.startswith(head) or head.startswith(tail):
+        out.append("prefix")
+    seen: set[str] = set()
+    for f in ts:
+        a, b = f.start, f.end
+        start = max(0, a - 5)
+        for w in lower[start:a]:
+            if w in vocabulary:
+                seen.add(f"c:{w}")
+                seen.add(f"c:{w}|{tt}")
+        for w in lower[b : b + 3]:
+            if w in vocabulary:
+                seen.add(f"a:{w}")
+    for f in hs:
+        for g in ts:
+            if f.sent != g.sent:
+                continue
+            a, b = sorted((f.end, g.start)) if f.start < g.start else sorted((g.end, f.start))
+            if b - a <= 12:
+                order = "ht" if f.start < g.start else "th"
+                seen.add(f"near:{order}")
+                for w in lower[a:b]:
+                    if w in vocabulary:
+                        seen.add(f"b:{w}")
+                        seen.add(f"b:{w}|{tt}")
+    bounds = sentence_bounds(doc)
+    for n in tail_sents:
+        a, b = bounds[n]
+        words = set(lower[a:b])
+        if words & cues.strong_comparison_cues:
+            seen.add("s:compare")
+        if words & cues.component_cues:
+            seen.add("s:component")
+        if words & _TRAINING:
+            seen.add("s:train")
+    out += sorted(seen)
+    return out
+
+
+def decide_relations(
+    doc: Doc, found: list[Found], proposed: list[str], model: LinearModel | None
+) -> tuple[dict[Triple, int], dict[tuple[str, str], list[str]]]:
+    """The relations (→ the sentence that states them) and every pair's features."""
+    rules = find_relations(doc, found, proposed)
+    pairs = list(candidate_pairs(found, proposed))
+    shared = _pairs(found, proposed, rules)
+    features = {p: pair_features(doc, *p, shared) for p in pairs}
+    if model is None:
+        return rules, features
+    # one relation per pair of entities: the likelier direction and label
+    best: dict[frozenset[str], tuple[float, str, str, str]] = {}
+    for head, tail in pairs:
+        label, p = model.predict(features[(head, tail)])
+        if label == "O":
+            continue
+        key = frozenset((head, tail))
+        if key not in best or p > best[key][0]:
+            best[key] = (p, head, label, tail)
+    out: dict[Triple, int] = {}
+    for _, head, label, tail in sorted(best.values(), key=lambda b: (b[1], b[3])):
+        rel = RelationType(label)
+        out[(head, rel, tail)] = rules.get((head, rel, tail), _evidence(found, head, tail))
+    return out, features
+
+
+def _evidence(found: list[Found], head: str, tail: str) -> int:
+    """The sentence that best states a relation: the first that names both, else the
+    tail's first."""
+    heads = {f.sent for f in found if f.key == head}
+    tails = [f.sent for f in found if f.key == tail]
+    return next((s for s in tails if s in heads), tails[0])

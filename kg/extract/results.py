@@ -1,17 +1,169 @@
-"""Reported figures: "80.6% exact-match accuracy on MATH500", "from 40% to 70% on HMMT 2025"."""
+"""Reported figures: "80.6% exact-match accuracy on MATH500", "a FID of 6.61 on COCO",
+"from 40% to 70% on HMMT 2025" (70 is the paper's figure).
+
+Every number of an abstract is a candidate; the result model (`kg.extract.classifier`)
+tells scores from improvements, settings, sizes and counts by the words around it. A score
+belongs to the system named last before it in its sentence (else the paper's own), and is
+on the benchmark named after it ("on X"), before it, or in the same place of a list that
+"respectively" pairs with the figures.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
+from kg.extract.classifier import LinearModel
 from kg.extract.cues import load_cues
-from kg.extract.relations import Found
+from kg.extract.found import Found
+from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.texts import lowers, words
+from kg.extract.wordclass import word_classes
 from kg.model import EntityType
 
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
+_RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
+_NUMBER = re.compile("d")
+_SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
+
+#: (subject key, metric, value, unit, benchmark key, (first, last) tokens of the figure)
+Reported = tuple[str | None, str | None, Decimal, str | None, str | None, tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number of the abstract that may be a reported score."""
+
+    start: int  #: token of the number
+    end: int  #: past the number and its unit
+    value: Decimal
+    unit: str | None
+    sent: int
+
+
+def _number(text: str) -> Decimal | None:
+    if not text[:1].isdigit() and not (text[:1] == "." and text[1:2].isdigit()):
+        return None
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def figures(doc: Doc, found: list[Found]) -> list[Figure]:
+    """Every number that is not part of a name, a year or a citation."""
+    word = words(doc)
+    sentence = sentence_of(doc)
+    inside = {i for f in found for i in range(f.start, f.end)}
+    out = []
+    for m in _NUMBER.finditer(word_classes(doc).number):
+        i = m.start()
+        w = word[i]
+        if i in inside:
+            continue
+        value = _number(w)
+        if value is None:
+            continue
+        percent = i + 1 < len(word) and word[i + 1] == "%"
+        if not percent and value == value.to_integral_value() and 1900 <= value <= 2100:
+            continue  # a year
+        end = i + 2 if percent else i + 1
+        out.append(Figure(i, end, value, "%" if percent else None, sentence[i]))
+    return out
+
+
+def _bucket(value: Decimal) -> str:
+    v = abs(value)
+    return "<1" if v < 1 else "<10" if v < 10 else "<100" if v <= 100 else ">100"
+
+
+def figure_features(
+    doc: Doc, fig: Figure, found: list[Found], proposed: frozenset[str]
+) -> list[str]:
+    """The result model's features of one number."""
+    cues = load_cues()
+    lower = lowers(doc)
+    n = len(lower)
+    a, b = fig.start, fig.end
+    unit = "pct" if fig.unit else "nounit"
+    kind = "dec" if fig.value != fig.value.to_integral_value() else "int"
+    out = [
+        unit,
+        kind,
+        f"{unit}|{kind}",
+        f"mag:{_bucket(fig.value)}",
+        f"{unit}|{_bucket(fig.value)}",
+    ]
+    for k in (1, 2, 3):
+        out.append(f"p{k}:{lower[a - k] if a - k >= 0 else '<s>'}")
+        out.append(f"n{k}:{lower[b + k - 1] if b + k - 1 < n else '</s>'}")
+    if a > 0 and lower[a - 1] in _SIGNS:
+        out.append("signed")
+    if any(_is_metric(w, cues.metric_words) for w in lower[max(0, a - 4) : a]):
+        out.append("metric_before")
+    if any(_is_metric(w, cues.metric_words) for w in lower[b : b + 3]):
+        out.append("metric_after")
+    resources_after = {f.start for f in found if f.type in _RESOURCES and b <= f.start <= b + 4}
+    if resources_after and (
+        b < n
+        and lower[b] in {"on", "in", "for", "across"}
+        or b + 1 < n
+        and lower[b + 1] in {"on", "in", "for", "across"}
+    ):
+        out.append("on_resource_after")
+    if any(w in cues.result_skip_cues for w in lower[max(0, a - 2) : a]):
+        out.append("skip_before")
+    if b + 1 < n and lower[b] in {"to", "→"} and _number(lower[b + 1]) is not None:
+        out.append("range_start")
+    before = [j for j in range(max(0, a - 3), a) if lower[j] in {"to", "→"}]
+    if before and any(_number(lower[j - 1]) is not None or lower[j - 1] == "%" for j in before):
+        out.append("range_end")
+        out.append(f"range_end|{unit}")
+    numbers_around = [j for j in (a - 2, b + 1) if 0 <= j < n and _number(lower[j]) is not None]
+    if numbers_around:
+        out.append("number_list")
+    start, end = sentence_bounds(doc)[fig.sent]
+    in_sent = [f for f in found if f.sent == fig.sent]
+    sentence_words = set(lower[start:end])
+    if any(f.type in _RESOURCES for f in in_sent):
+        out.append("s:resource")
+    if any(f.type in _SYSTEMS and f.key in proposed for f in in_sent):
+        out.append("s:proposed")
+    elif any(f.type in _SYSTEMS for f in in_sent):
+        out.append("s:system")
+    if not proposed:
+        out.append("nothing_proposed")
+    if "respectively" in sentence_words:
+        out.append("s:respectively")
+    if sentence_words & cues.strong_comparison_cues:
+        out.append("s:compare")
+    return out
+
+
+def _metric_phrase(doc: Doc, fig: Figure, metric_words: frozenset[str]) -> str | None:
+    """ "exact-match accuracy" after the figure, or "accuracy of" before it."""
+    lower = lowers(doc)
+    last = None
+    for j in range(fig.end, min(len(doc), fig.end + 4)):
+        token = doc[j]
+        if not (token.is_alpha or "-" in token.text or "@" in token.text) or token.is_stop:
+            break
+        if _is_metric(lower[j], metric_words):
+            last = j
+    if last is not None:
+        return doc[fig.end : last + 1].text
+    for j in range(fig.start - 1, max(-1, fig.start - 5), -1):
+        if _is_metric(lower[j], metric_words):
+            first = j
+            while first > 0 and (doc[first - 1].is_alpha and not doc[first - 1].is_stop):
+                first -= 1
+                if fig.start - first > 4:
+                    break
+            return doc[first : j + 1].text
+    return None
 
 
 def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
@@ -21,66 +173,61 @@ def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
     )
 
 
-def _metric_phrase(after: Span, metric_words: frozenset[str]) -> str | None:
-    """ "exact-match accuracy", "scenario pass rate": the words after a figure, up to the
-    last metric word, while they are words."""
-    last = None
-    for token in after:
-        if not (token.is_alpha or "-" in token.text or "@" in token.text) or token.is_stop:
-            break
-        if _is_metric(token.lower_, metric_words):
-            last = token.i
-    return after.doc[after.start : last + 1].text if last is not None else None
+def _subject(fig: Figure, in_sent: list[Found], subject: str | None) -> str | None:
+    """The system named last before the figure in its sentence, else the paper's own."""
+    before = [f for f in in_sent if f.type in _SYSTEMS and f.end <= fig.start]
+    if before:
+        return before[-1].key
+    return subject
 
 
-def _number(text: str) -> Decimal | None:
-    try:
-        return Decimal(text.replace(",", ""))
-    except InvalidOperation:
+def _benchmark(
+    fig: Figure, figs: list[Figure], in_sent: list[Found], lower: list[str]
+) -> str | None:
+    """The benchmark a figure is on: paired by "respectively", else named after it, else
+    before it, in its sentence."""
+    resources = [f for f in in_sent if f.type in _RESOURCES]
+    keys = list(dict.fromkeys(f.key for f in resources))
+    if not keys:
         return None
+    mine = [g for g in figs if g.sent == fig.sent]
+    if len(keys) > 1 and len(keys) == len(mine) and "respectively" in lower:
+        return keys[mine.index(fig)]
+    after = [f for f in resources if f.start >= fig.end]
+    if after:
+        return after[0].key
+    return resources[-1].key
 
 
 def find_results(
-    doc: Doc, found: list[Found], subject: str | None, proposed: frozenset[str] = frozenset()
-) -> list[tuple[str | None, str | None, Decimal, str, str | None, Span]]:
-    """(subject, metric, value, unit, benchmark key, evidence span) per stated percentage."""
+    doc: Doc,
+    found: list[Found],
+    subject: str | None,
+    proposed: frozenset[str],
+    model: LinearModel | None,
+) -> tuple[list[Reported], list[tuple[Figure, list[str]]]]:
+    """The reported scores, and every number with its features (for training)."""
     cues = load_cues()
-    metric_words, skip = cues.metric_words, cues.result_skip_cues
-    out: list[tuple[str | None, str | None, Decimal, str, str | None, Span]] = []
-    word, lower = words(doc), lowers(doc)
-    for n, sent in enumerate(doc.sents):
-        resources = [
-            f for f in found if f.sent == n and f.type in (EntityType.BENCHMARK, EntityType.DATASET)
-        ]
-        for i in range(sent.start, sent.end):
-            if i + 1 >= len(doc) or word[i + 1] != "%":
-                continue
-            value = _number(word[i])
-            if value is None or word[i][:1] in "+-−±":
-                continue  # a signed figure is a difference, not a score
-            before = set(lower[max(sent.start, i - 2) : i])
-            after = doc[i + 2 : min(sent.end, i + 5)]
-            if before & skip or not skip.isdisjoint(lower[after.start : after.end]):
-                continue
-            if i + 3 < len(doc) and lower[i + 2] == "to" and _number(word[i + 3]) is not None:
-                continue  # "from 40% to 70%": the figure is the second one
-            metric = _metric_phrase(after, metric_words)
-            later = [f for f in resources if f.span.start > i]
-            bench = (later or resources)[0] if (later or resources) else None
-            if bench is None and metric is None:
-                continue
-            # the system the figure belongs to: the last one named before it, else the paper's
-            systems = [f for f in found if f.sent == n and f.span.end <= i and f.type in _SYSTEMS]
-            mine = [f for f in systems if f.key in proposed]
-            owner: str | None
-            if mine:
-                owner = mine[-1].key
-            elif systems and not any(f.key in proposed for f in found if f.type in _SYSTEMS):
-                owner = systems[-1].key  # the paper proposes no system: the one named here
-            else:
-                owner = subject
-            if bench is not None and bench.key == owner:
-                continue  # a benchmark has no score on itself
-            span = doc[i : i + 2]
-            out.append((owner, metric, value, "%", bench.key if bench else None, span))
-    return out
+    lower = lowers(doc)
+    figs = figures(doc, found)
+    featured = [(fig, figure_features(doc, fig, found, proposed)) for fig in figs]
+    out: list[Reported] = []
+    bounds = sentence_bounds(doc)
+    for fig, features in featured:
+        if model is None:
+            keep = fig.unit == "%" and "signed" not in features and "skip_before" not in features
+        else:
+            keep = model.predict(features)[0] == "yes"
+        if not keep:
+            continue
+        in_sent = [f for f in found if f.sent == fig.sent]
+        owner = _subject(fig, in_sent, subject)
+        if owner is None:
+            continue  # the score of an unnamed system
+        start, end = bounds[fig.sent]
+        bench = _benchmark(fig, figs, in_sent, lower[start:end])
+        if bench == owner:
+            bench = None
+        metric = _metric_phrase(doc, fig, cues.metric_words)
+        out.append((owner, metric, fig.value, fig.unit, bench, (fig.start, fig.end)))
+    return out, featured

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
 
 def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
-    """(start, end) token offsets of every sentence, in order."""
+    """(start, end) token offsets of every sentence, in order (read off the SENT_START
+    array: iterating `doc.sents` makes a Token object per token)."""
     bounds = doc.user_data.get("kg_sentence_bounds")
     if bounds is None:
-        bounds = doc.user_data["kg_sentence_bounds"] = [(s.start, s.end) for s in doc.sents]
+        if not len(doc):
+            bounds = []
+        elif doc.has_annotation("SENT_START"):
+            flags = doc.to_array(SENT_START).tolist()
+            starts = [0] + [i for i in range(1, len(flags)) if flags[i] == 1]
+            bounds = list(zip(starts, [*starts[1:], len(doc)], strict=True))
+        else:
+            bounds = [(0, len(doc))]
+        doc.user_data["kg_sentence_bounds"] = bounds
     return bounds
 
 

@@ -6,7 +6,8 @@ import re
 from functools import lru_cache
 
 _CAMEL = re.compile(r"[a-zà-ÿ][A-Z]|[A-Z]{2,}[a-z]")
-_SIZE = re.compile(r"^\d+(\.\d+)?[BMKbmk]$")
+#: a parameter count (7B, 0.6B, 350M); "10k" and "27K" count data, not parameters
+_SIZE = re.compile(r"^\d+(\.\d+)?[BMbm]$")
 #: characters a name token may hold; URLs, formulas and punctuation runs are not names
 _NAME_CHARS = re.compile(r"^[^\W_][\w.+'’@\-–]*[\w+'’]$")
 

@@ -7,6 +7,8 @@ from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
+from kg.extract.cues import load_cues
+
 
 def customize_tokenizer(nlp: Language) -> None:
     """Keep hyphenated names whole (Qwen2.5-Math-7B-Instruct, Gemma3-4B), split em-dashes,
@@ -21,9 +23,24 @@ def customize_tokenizer(nlp: Language) -> None:
         if hyphen_rule not in str(rule)
     ]
     # split what joins words without being part of a name: "(UniR)—a", "3B/7B", "x)y"
-    infixes += [r"—", r"(?<=[0-9A-Za-z])/(?=[0-9A-Za-z])", r"[()]"]
-    # a sentence-final period after a name: "on GSM8K." (abbreviations are special cases)
-    suffixes = [r"\*+", r"(?<=[A-Z0-9])\.", *(defaults.suffixes or ())]
+    # "FigureQA.We": a sentence's period written without its space
+    infixes += [
+        r"—",
+        r"(?<=[0-9A-Za-z])/(?=[0-9A-Za-z])",
+        r"[()]",
+        r"(?<=[0-9A-Za-z])\.(?=[A-Z][a-z])",
+    ]
+    # a sentence-final period after a name: "on GSM8K." (abbreviations are special cases);
+    # units after a digit stay in the name (Math23K, Llama2-7B-128K, 30K), but for "%"
+    # "GPT-4-based", "BERT-style", "CLIP-guided": a name inside an adjective is split from it
+    adjectives = "|".join(sorted(load_cues().adjective_suffixes))
+    suffixes = [
+        rf"(?<=[A-Za-z0-9])-(?:{adjectives})",
+        r"\*+",
+        r"(?<=[A-Z0-9])\.",
+        r"(?<=[0-9])%",
+        *(rule for rule in defaults.suffixes or () if "km|km²" not in str(rule)),
+    ]
     # one new Tokenizer, not three setters: each setter loads the 5,000 special cases again
     # (0.2 s of every build that extracts anything)
     nlp.tokenizer = Tokenizer(

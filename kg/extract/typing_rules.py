@@ -15,10 +15,14 @@ from spacy.tokens import Doc, Span
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
+from kg.extract.texts import lowers
 from kg.lexicon import default_lexicon
 from kg.model import EntityType
 
 _DATA_SIZE = re.compile(r"-\d+(\.\d+)?[kKM]$")
+_PARTS = re.compile(r"[-_ ]")
+#: where a known name may end and a variant's suffix begin: MBPP|-R+, ImageNet|-64, GPT|4
+_VARIANT_CUT = re.compile(r"[-_ +/]|(?<=[^\W\d_])\d")
 _ARTICLES = {
     "a",
     "an",
@@ -116,6 +120,26 @@ def family_suffix(name: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _all_labels() -> dict[str, EntityType]:
+    """Every lexicon name, lower-cased, to its type."""
+    return {label.lower(): c.type for c in default_lexicon() for label in c.labels}
+
+
+@lru_cache(maxsize=65536)
+def lexicon_variant(name: str) -> EntityType | None:
+    """The type of the lexicon name `name` varies: MBPP-R+ (MBPP), MMLU-Math (MMLU),
+    ImageNet-64 (ImageNet): a known name and a short suffix keep the known name's type."""
+    labels = _all_labels()
+    lower = name.lower()
+    cuts = [m.start() for m in _VARIANT_CUT.finditer(name, max(3, len(name) - 12))]
+    for cut in reversed(cuts):
+        found = labels.get(lower[:cut])
+        if found is not None:
+            return found
+    return None
+
+
 _NAMING = {",", "called", "dubbed", "named", "termed", "coined", "namely", "(", "as"}
 
 
@@ -127,36 +151,39 @@ def _sentence_start(doc: Doc, span: Span) -> int:
     return _sentence(doc, span)[0]
 
 
-def _head_naming(doc: Doc, span: Span) -> EntityType | None:
-    """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it."""
+def _head_naming(doc: Doc, span: Span, first: int) -> EntityType | None:
+    """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it
+    (`first` is the first token of its sentence)."""
     heads = load_cues().type_heads
+    low = lowers(doc)
     j = span.start - 1
-    first = _sentence_start(doc, span)
-    while j >= first and doc[j].lower_ in _NAMING:
+    while j >= first and low[j] in _NAMING:
         j -= 1
-    if j >= first and j < span.start - 1 and doc[j].lower_ in heads:
-        return heads[doc[j].lower_]
+    if j >= first and j < span.start - 1 and low[j] in heads:
+        return heads[low[j]]
     return None
 
 
 def _head_after(doc: Doc, span: Span) -> EntityType | None:
     heads = load_cues().type_heads
+    low = lowers(doc)
+    n = len(low)
     i = span.end
-    while i < len(doc) and doc[i].text.startswith("*"):  # "**X**, a framework"
+    while i < n and low[i].startswith("*"):  # "**X**, a framework"
         i += 1
-    if i < len(doc) and doc[i].lower_ in heads:
-        return heads[doc[i].lower_]
-    if i < len(doc) and doc[i].text in {",", "("}:
+    if i < n and low[i] in heads:
+        return heads[low[i]]
+    if i < n and low[i] in {",", "("}:
         j = i + 1
-        while j < min(len(doc), i + 6) and doc[j].lower_ in _ARTICLES:
+        while j < min(n, i + 6) and low[j] in _ARTICLES:
             j += 1
-        if j < len(doc) and j > i + 1 and doc[j].lower_ in heads:
-            return heads[doc[j].lower_]
+        if j < n and j > i + 1 and low[j] in heads:
+            return heads[low[j]]
         # "X, a dataset-construction framework": a compound head
-        if j + 1 < len(doc) and j > i + 1 and doc[j + 1].lower_ in heads:
-            if doc[j].lower_ in _EVALUATION:
+        if j + 1 < n and j > i + 1 and low[j + 1] in heads:
+            if low[j] in _EVALUATION:
                 return EntityType.BENCHMARK  # "an evaluation framework", "a test suite"
-            return heads[doc[j + 1].lower_]
+            return heads[low[j + 1]]
     return None
 
 
@@ -189,21 +216,22 @@ _QUANTITY = {
 
 def _category(doc: Doc, span: Span) -> bool:
     """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing."""
-    following = doc[span.end].lower_ if span.end < len(doc) else ""
+    low = lowers(doc)
+    following = low[span.end] if span.end < len(low) else ""
     if following in {"models", "methods", "tasks"}:
         return True
-    before = doc[span.start - 1] if span.start > 0 else None
+    before = low[span.start - 1] if span.start > 0 else None
     return (
         following in _PLURAL_HEADS
         and before is not None
-        and (before.like_num or before.lower_ in _QUANTITY)
+        and (before in _QUANTITY or before.isdigit())
     )
 
 
-def _head_before(doc: Doc, span: Span) -> EntityType | None:
-    sent_start = _sentence_start(doc, span)
+def _head_before(doc: Doc, span: Span, sent_start: int) -> EntityType | None:
+    low = lowers(doc)
     for j in range(span.start - 1, max(sent_start, span.start - 8) - 1, -1):
-        word = doc[j].lower_
+        word = low[j]
         if word in {"benchmark", "benchmarks"}:
             return EntityType.BENCHMARK
         if word in {"dataset", "datasets", "corpus", "corpora"}:
@@ -228,27 +256,33 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return EntityType.MODEL, "model family suffix"
     if _category(doc, span):
         return EntityType.TASK, "a kind of thing (five X benchmarks)"
-    own = cues.type_heads.get(span[-1].lower_) if len(span) > 1 else None
+    low = lowers(doc)
+    if len(span) > 1 and low[span.end - 1] in cues.strict_task_heads:
+        return EntityType.TASK, "a task's name"  # "Time series forecasting"
+    own = cues.type_heads.get(low[span.end - 1]) if len(span) > 1 else None
     if own in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL):
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
-    head = _head_after(doc, span) or _head_naming(doc, span)
+    sentence = _sentence(doc, span)
+    head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
     if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
         return head, "head noun after"
-    if any(is_size(part) for part in re.split(r"[-_ ]", name)[1:]):
+    if any(is_size(part) for part in _PARTS.split(name)[1:]):
         return EntityType.MODEL, "parameter count"
     if _DATA_SIZE.search(name):
         return EntityType.DATASET, "size suffix"
     if lower.endswith(cues.benchmark_suffixes) or "-bench" in lower:
         return EntityType.BENCHMARK, "name suffix"
-    if span.end < len(doc) and doc[span.end].lower_ in cues.metric_words | {"denotation"}:
+    if span.end < len(low) and (
+        low[span.end] in cues.metric_words or low[span.end] == "denotation"
+    ):
         return EntityType.BENCHMARK, "metric after"
-    before = _head_before(doc, span)
+    before = _head_before(doc, span, sentence[0])
     if before is not None:
         return before, "head noun before"
     if (
         span.start > 0
-        and doc[span.start - 1].lower_ in {"on", "across"}
-        and any(t.lower_ in _EVAL_WORDS for t in doc[slice(*_sentence(doc, span))])
+        and low[span.start - 1] in {"on", "across"}
+        and not _EVAL_WORDS.isdisjoint(low[sentence[0] : sentence[1]])
     ):
         return EntityType.BENCHMARK, "evaluated on"
     return EntityType.METHOD, "default"

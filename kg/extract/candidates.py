@@ -1,0 +1,340 @@
+"""Candidate names of an abstract, by how abstracts write names: many on purpose.
+
+Each generator proposes spans and labels them with how it found them (SHAPE, LONG, TITLE,
+...); the spans may overlap. Which of them are entities, and of what type, is decided
+later from these labels and the words around them (`kg.extract.entities`).
+
+Pure helpers over a Doc and its token texts; the spaCy component lives in `components.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from spacy.tokens import Doc
+
+from kg.extract.abbreviations import find_abbreviations
+from kg.extract.cues import load_cues
+from kg.extract.sentences import sentence_bounds
+from kg.extract.shapes import is_name_shape, is_size
+from kg.extract.texts import lowers, offsets, text, urls
+from kg.extract.texts import words as token_texts
+from kg.extract.typing_rules import model_family
+from kg.extract.wordclass import OPEN_QUOTES, word_classes
+
+#: doc.user_data key of the emphasised character ranges (`kg.extract.markup.Cleaned`)
+EMPHASIS = "kg_emphasis"
+_VERSION = re.compile(r"^(v?\d+(\.\d+)*[a-z]?|\d+x\d+[BbMm]?|\d+[kKmM])$")
+#: head nouns that `kg.names.fold` drops from a name: "X dataset" is X
+_NAMED_BY_FOLDING = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "suite"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A span that may name an entity, and the generators that proposed it."""
+
+    start: int  #: token offsets, end exclusive
+    end: int
+    labels: frozenset[str]
+    name: str | None = None  #: a name the span stands for, where it is not its text
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    """ "Long Form (LF)": token offsets of the long form and of the short form."""
+
+    start: int
+    end: int
+    short: int
+
+
+class CandidateFinder:
+    """Every generator over one Doc; `find` returns candidates and acronym pairs."""
+
+    def __init__(self) -> None:
+        self.cues = load_cues()
+
+    def find(self, doc: Doc) -> tuple[list[Candidate], list[Abbreviation]]:
+        """The candidates of `doc` (sorted, one per span) and its acronym definitions."""
+        words = token_texts(doc)
+        lower = lowers(doc)
+        starts = {s for s, _ in sentence_bounds(doc)}
+        found: dict[tuple[int, int], set[str]] = {}
+        names: dict[tuple[int, int], str] = {}
+
+        def add(start: int, end: int, label: str, name: str | None = None) -> None:
+            if 0 <= start < end <= len(words):
+                found.setdefault((start, end), set()).add(label)
+                if name is not None:
+                    names[(start, end)] = name
+
+        if Doc.has_extension("abbreviations"):
+            pairs = [Abbreviation(*triple) for triple in doc._.abbreviations]
+        else:
+            pairs = [
+                Abbreviation(long.start, long.end, short.start)
+                for long, short in find_abbreviations(doc)
+            ]
+        for pair in pairs:
+            add(pair.start, pair.end, "LONG")
+            add(pair.short, pair.short + 1, "SHORT")
+        # the token scans run as regular expressions over one character per token
+        classes = word_classes(doc)
+        shapes = classes.shape
+        for m in _SHAPED.finditer(shapes):
+            add(m.start(), m.start() + 1, "SHAPE" if m.group() == "s" else "WEAK")
+        for start, end, label in self._phrases(words, lower, starts, classes.phrase):
+            add(start, end, label)
+        for start, end in self._proposal_phrases(words, lower):
+            add(start, end, "PROPOSAL")
+        for start, end in _emphasised(doc):
+            add(start, end, "EMPHASIS")
+        if "/" in shapes:
+            for start, end, name in self._slashed(words):
+                add(start, end, "SLASH", name)
+        # a descriptive name "used again": the other places its words are written
+        repeated = [s for s, labels in found.items() if s[1] - s[0] > 1 and labels & _REPEATED]
+        if repeated:
+            body = text(doc).lower()
+            at = offsets(doc)
+            for start, end in repeated:
+                for i in _repeats(body, at, lower, start, end):
+                    add(i, i + end - start, "REPEAT")
+        spans = [(a, b) for a, b, _ in urls(doc)]
+        out = []
+        for (start, end), labels in sorted(found.items()):
+            if spans:
+                at = offsets(doc)
+                a, b = at[start], at[end - 1] + len(words[end - 1])
+                if any(u < b and a < v for u, v in spans):
+                    continue  # names only in a URL are not entities
+            out.append(Candidate(start, end, frozenset(labels), names.get((start, end))))
+        return out, pairs
+
+    def _phrases(
+        self, words: list[str], lower: list[str], starts: set[int], classes: str
+    ) -> Iterator[tuple[int, int, str]]:
+        """Multi-word names: Title Case runs, model names with their variants (Llama 2
+        7B), a capitalised name with its head noun (Sinkhorn method), names after
+        "called"/"termed", quoted names, and capitalised words inside a sentence."""
+        n = len(words)
+        heads = self.cues.candidate_heads
+        variants = self.cues.model_variant_parts
+        pos = 0
+        while True:
+            m = _RUN.search(classes, pos)
+            if m is None:
+                break
+            i = m.start()
+            last = _run_end(words, classes, i, m.end())
+            if last > i:
+                yield i, last + 1, "TITLE"
+            elif i not in starts and words[i].isalpha() and len(words[i]) > 2:
+                yield i, i + 1, "CAPWORD"
+            # a capitalised name and the generic noun it names: "Wilson Reject algorithm"
+            # ("the X dataset" and "the X benchmark" name X, as the scorer folds them)
+            if (
+                last + 1 < n
+                and lower[last + 1] in heads
+                and words[last + 1].islower()
+                and lower[last + 1] not in _NAMED_BY_FOLDING
+            ):
+                yield i, last + 2, "HEADED"
+            pos = last + 1
+        for m in _CAPITAL.finditer(classes):
+            # Llama 2 7B, GPT 3.5 Turbo, Mistral 7B v0.1: a family name and variant words
+            i = m.start()
+            if not _family_start(words[i]):
+                continue
+            j = i + 1
+            while (
+                j < n
+                and j - i < 6
+                and (_VERSION.match(words[j]) or is_size(words[j]) or lower[j] in variants)
+            ):
+                j += 1
+            if j > i + 1:
+                yield i, j, "FAMILY"
+        for m in _CUE.finditer(classes, 0, max(0, n - 1)):
+            i = m.start()
+            if m.group() in "nN":
+                yield from self._named(words, lower, i + 1)
+            else:
+                close = OPEN_QUOTES[words[i]]
+                for j in range(i + 2, min(n, i + 8)):
+                    if words[j] == close:
+                        yield i + 1, j, "QUOTE"
+                        break
+
+    def _named(
+        self, words: list[str], lower: list[str], start: int
+    ) -> Iterator[tuple[int, int, str]]:
+        """ "called X", "dubbed X", "termed X": the name that follows."""
+        n = len(words)
+        if start < n and words[start] in OPEN_QUOTES:
+            return  # the quoted name is found as a QUOTE
+        end = start
+        while end < n and end - start < 6:
+            w = words[end]
+            if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in {
+                "which",
+                "that",
+                "to",
+                "for",
+                "with",
+                "as",
+                "by",
+                "and",
+                "in",
+                "on",
+                "is",
+                "are",
+                "was",
+                "where",
+            }:
+                break
+            end += 1
+        if end > start:
+            yield start, end, "NAMED"
+
+    def _proposal_phrases(self, words: list[str], lower: list[str]) -> Iterator[tuple[int, int]]:
+        """ "we introduce derivation graphs, which ...": the short noun phrase a proposal
+        verb introduces, when no determiner says it is a description ("a new method")."""
+        n = len(words)
+        stop = self.cues.proposal_phrase_stop
+        after = self.cues.proposal_phrase_after
+        verbs = self.cues.proposal_verbs
+        for i in (i for i in range(1, n - 1) if lower[i] in verbs):
+            if lower[i - 1] not in {"we", "also", "further", "then", "first"}:
+                continue
+            start = i + 1
+            end = start
+            while end < n and end - start < 6 and (words[end].isalpha() or "-" in words[end]):
+                if lower[end] in stop:
+                    break
+                end += 1
+            if end == start or lower[start] in self.cues.proposal_np_stop:
+                continue
+            first = words[start]
+            if first.islower() and first.endswith("ing") and end - start > 1:
+                continue  # "we propose using X": a verb phrase
+            if (lower[end] if end < n else ".") not in after:
+                continue
+            if end - start == 1 and first.islower():
+                continue  # a single common word is no name
+            yield start, end
+
+    def _slashed(self, words: list[str]) -> Iterator[tuple[int, int, str]]:
+        """AIME24/25 → AIME25, Qwen2.5-VL-3B/7B-Instruct → Qwen2.5-VL-7B-Instruct: the name
+        a slash abbreviates, on the span of its second part."""
+        n = len(words)
+        for i in range(1, n - 1):
+            if words[i] != "/":
+                continue
+            first, second = words[i - 1], words[i + 1]
+            if not is_name_shape(first) or not second[:1].isalnum():
+                continue
+            name = _expand_slash(first, second)
+            if name is not None:
+                yield i + 1, i + 2, name
+                if "-" in second and name != first:
+                    # the first part takes the second's tail: 3B/7B-Instruct → 3B-Instruct
+                    tail = second[second.index("-") :]
+                    if not first.endswith(tail):
+                        yield i - 1, i, first + tail
+
+
+#: a run of capitalised words: it starts at one that is no stop word, goes on over
+#: capitalised words and compounds, and over "of", "for", "and" before a capitalised word
+_RUN = re.compile(r"[ABN](?:[AaBbN]|[jk](?=[AaN]))*")
+_CAPITAL = re.compile(r"[AaBbN]")
+_CUE = re.compile(r"[nNq]")
+_SHAPED = re.compile(r"[sw]")
+
+
+#: generators of multi-word names whose other occurrences are found too
+_REPEATED = frozenset({"PROPOSAL", "LONG", "NAMED", "QUOTE", "EMPHASIS"})
+
+
+def _repeats(body: str, at: list[int], lower: list[str], start: int, end: int) -> Iterator[int]:
+    """Where else the words lower[start:end] are written, in any case (`body` is the
+    lower-case text, `at` the tokens' offsets)."""
+    phrase = lower[start:end]
+    first = lower[start]
+    pos = body.find(first)
+    while pos >= 0:
+        i = bisect_left(at, pos)
+        if i < len(at) and at[i] == pos and i != start and lower[i : i + end - start] == phrase:
+            yield i
+        pos = body.find(first, pos + 1)
+
+
+def _run_end(words: list[str], classes: str, start: int, end: int) -> int:
+    """The last token of the run that `_RUN` found at [start, end): at most ten tokens,
+    ending on a capitalised word, and cut before a joiner next to a coined name ("Qwen3-4B
+    and Llama" is a list, "FooNet on MATH500" two names; "Modal-Preserving and
+    Interaction-Driven Fusion Network" is one)."""
+    last = start
+    for j in range(start + 1, min(end, start + 10)):
+        c = classes[j]
+        if c in "jk" and (is_name_shape(words[j - 1]) or is_name_shape(words[j + 1])):
+            break  # "FooNet on MATH500": a joiner between coined names parts them
+        if c not in "jk":
+            last = j
+    return last
+
+
+def _expand_slash(first: str, second: str) -> str | None:
+    """The full name of `second` after `first/`, or None when it is a name of its own."""
+    if is_name_shape(second) and not second[0].isdigit():
+        return None  # AIME/HMMT: two names, found on their own
+    head = second.split("-", 1)[0]
+    # the part of `first` that `head` replaces: trailing digits (AIME24/25), a size (3B/7B)
+    m = re.search(r"(\d+(\.\d+)?[A-Za-z]?)$", first) if head[:1].isdigit() else None
+    if m is None:
+        parts = first.split("-")
+        for k in range(len(parts) - 1, 0, -1):
+            if parts[k][:1].isdigit() and head[:1].isdigit():
+                return "-".join([*parts[:k], second])
+        return None
+    prefix = first[: m.start()]
+    if not prefix:
+        return None
+    return prefix + second
+
+
+@lru_cache(maxsize=65536)
+def _family_start(word: str) -> bool:
+    """A model family or one of its variants (Llama, GPT-4, Qwen2.5), to take variant words."""
+    return model_family(word) is not None or model_family(word + "-1") is not None
+
+
+def _emphasised(doc: Doc) -> Iterator[tuple[int, int]]:
+    """Tokens under `**…**`, `\\textbf{…}`: a whole emphasised phrase, or the words whose
+    letters are emphasised one by one (**Temp**oral **M**otifs **E**xplainer)."""
+    ranges = doc.user_data.get(EMPHASIS) or ()
+    if not ranges:
+        return
+    partial: set[int] = set()
+    for a, b in ranges:
+        span = doc.char_span(a, b, alignment_mode="expand")
+        if span is None or not len(span):
+            continue
+        whole = span.start_char == a and span.end_char == b
+        if whole and len(span) <= 8:
+            yield span.start, span.end
+        elif not whole and len(span) <= 2:
+            partial.update(range(span.start, span.end))
+    run: list[int] = []
+    for i in sorted(partial):
+        if run and i != run[-1] + 1:
+            if len(run) > 1:
+                yield run[0], run[-1] + 1
+            run = []
+        run.append(i)
+    if len(run) > 1:
+        yield run[0], run[-1] + 1

@@ -1,0 +1,227 @@
+"""One character per token for each scan the rules make, computed once per Doc.
+
+The candidate and feature rules look for runs of capitalised words, names after "called",
+proposal verbs after "we", head nouns near a name... Done token by token in Python, each
+scan costs as much as spaCy's tokenizer. Instead every word is classified once (cached by
+word, since words repeat) into a few characters, a Doc's classes are joined into strings,
+and the scans are regular expressions and substring tests on those strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.lang.lex_attrs import is_punct
+from spacy.pipeline import Sentencizer
+from spacy.tokens import Doc
+
+from kg.extract.cues import load_cues
+from kg.extract.shapes import is_name_shape, is_weak_name_shape
+from kg.extract.texts import words
+from kg.model import EntityType
+
+#: words that join the capitalised words of one name: "Unified Alignment for Agents"
+JOINERS = frozenset({"of", "for", "and", "with", "in", "on", "via", "to", "the", "from", "&"})
+LIST_JOINERS = frozenset({"and", "&"})
+OPEN_QUOTES = {'"': '"', "“": "”", "‘": "’", "'": "'"}
+TRAIN_WORDS = frozenset(
+    {
+        "train",
+        "trained",
+        "training",
+        "pretrained",
+        "pre-trained",
+        "fine-tuned",
+        "fine-tune",
+        "finetuned",
+        "fine-tuning",
+        "finetuning",
+        "pretraining",
+        "pre-training",
+        "distilled",
+    }
+)
+EVAL_WORDS = frozenset(
+    {
+        "evaluate",
+        "evaluated",
+        "evaluation",
+        "evaluations",
+        "benchmark",
+        "benchmarks",
+        "experiments",
+        "results",
+        "accuracy",
+        "outperforms",
+        "achieves",
+        "state-of-the-art",
+        "performance",
+        "tested",
+        "test",
+        "scores",
+    }
+)
+VERSUS = frozenset({"than", "over", "against", "versus", "vs", "vs.", "compared", "like"})
+EXAMPLES = frozenset({"such", "e.g.", "e.g", "including", "includes", "like", "namely"})
+
+#: bits of the cue class (`WordClasses.cue`): a comparison, "than"/"versus", "such as"
+CMP, VS, EX = 1, 2, 4
+#: the cue characters that carry each bit
+CUE_CHARS = {bit: frozenset(chr(64 + b) for b in range(8) if b & bit) for bit in (CMP, VS, EX)}
+#: the head-noun class of each type (`WordClasses.head`)
+HEAD_CHARS = {
+    EntityType.METHOD: "M",
+    EntityType.MODEL: "m",
+    EntityType.DATASET: "D",
+    EntityType.BENCHMARK: "B",
+    EntityType.TASK: "T",
+    EntityType.METRIC: "R",
+}
+HEAD_TYPES = {c: t for t, c in HEAD_CHARS.items()}
+
+
+@dataclass(frozen=True)
+class WordClasses:
+    """A Doc's classes, one character per token in each string.
+
+    - `shape`: s a coined name's shape (ReaForest, GRPO), w a name only in context
+      (Video-Holmes), / a slash, . other;
+    - `phrase`: A a capitalised word (a: a capitalised stop word), B b a capitalised
+      compound, N n a naming cue (called, dubbed; N capitalised, as in "Named Entity"), k
+      "and", j another joiner, q an opening quote, . other;
+    - `role`: s a proposal's subject (we, this, here), o "our", v a proposal verb,
+      p "proposed", t a training word, e an evaluation word, x "baseline(s)", space other;
+    - `cue`: chr(64 + bits) of CMP, VS, EX;
+    - `head`: the type whose head noun the word is (`HEAD_CHARS`), or a space.
+    """
+
+    shape: str
+    phrase: str
+    role: str
+    cue: str
+    head: str
+    number: str  #: d for a token that starts like a number (80.6, 7, .5), . otherwise
+    cased: str  #: c for a token that may be a name written in any case (not lower-case, a
+    #: letter or digit first), . otherwise
+    sentence: str  #: f a sentence-final character, p other punctuation, w any other token
+
+
+def word_classes(doc: Doc) -> WordClasses:
+    """The classes of a Doc's tokens, computed once."""
+    found = doc.user_data.get("kg_word_classes")
+    if found is None:
+        codes = "".join(map(_classes, words(doc)))
+        found = doc.user_data["kg_word_classes"] = WordClasses(
+            *(codes[k::_WIDTH] for k in range(_WIDTH))
+        )
+    return found
+
+
+_WIDTH = 8  #: classes per word
+
+
+@lru_cache(maxsize=262144)
+def _classes(word: str) -> str:
+    if word.isalpha() and word.islower():
+        # most words: no name's shape, no capital, no number
+        lower = word
+        phrase = (
+            "n"
+            if word in _NAMING
+            else "k"
+            if word in LIST_JOINERS
+            else "j"
+            if word in JOINERS
+            else "."
+        )
+        return "." + phrase + _role(lower) + _cue(lower) + _head(lower) + ".." + _sentence(word)
+    lower = word.lower()
+    number = "d" if word[:1].isdigit() or (word[:1] == "." and word[1:2].isdigit()) else "."
+    cased = "." if word.islower() or not word[:1].isalnum() else "c"
+    return (
+        _shape(word)
+        + _phrase(word, lower)
+        + _role(lower)
+        + _cue(lower)
+        + _head(lower)
+        + number
+        + cased
+        + _sentence(word)
+    )
+
+
+_NAMING = load_cues().naming_cues
+_FINAL = frozenset(Sentencizer.default_punct_chars)
+
+
+def _sentence(word: str) -> str:
+    """f: a sentence-final character, p: other punctuation, w: anything else."""
+    if word in _FINAL:
+        return "f"
+    return "p" if is_punct(word) else "w"
+
+
+def _shape(word: str) -> str:
+    if is_name_shape(word):
+        return "s"
+    if is_weak_name_shape(word):
+        return "w"
+    return "/" if word == "/" else "."
+
+
+def word_kind(word: str) -> int:
+    """1 for a capitalised word or name (Heat, GPT-4), 2 for a capitalised compound
+    (Long-Range, Video-Holmes), 0 otherwise."""
+    if len(word) > 1 and word[0].isupper() and (word.isalpha() or is_name_shape(word)):
+        return 1
+    if is_weak_name_shape(word) or (
+        word[:1].isupper() and "-" in word and word.replace("-", "").isalpha()
+    ):
+        return 2
+    return 0
+
+
+def _phrase(word: str, lower: str) -> str:
+    kind = word_kind(word)
+    stop = lower in STOP_WORDS
+    if lower in load_cues().naming_cues:
+        return "N" if kind == 1 and not stop else "n"
+    if kind:
+        return ("a" if stop else "A") if kind == 1 else ("b" if stop else "B")
+    if lower in LIST_JOINERS:
+        return "k"
+    if lower in JOINERS:
+        return "j"
+    return "q" if word in OPEN_QUOTES else "."
+
+
+def _role(lower: str) -> str:
+    if lower == "our":
+        return "o"
+    if lower == "proposed":
+        return "p"
+    if lower in {"we", "this", "here"}:
+        return "s"
+    if lower in load_cues().proposal_verbs:
+        return "v"
+    if lower in TRAIN_WORDS:
+        return "t"
+    if lower in EVAL_WORDS:
+        return "e"
+    return "x" if lower in {"baseline", "baselines"} else " "
+
+
+def _cue(lower: str) -> str:
+    bits = (
+        (CMP if lower in load_cues().strong_comparison_cues else 0)
+        | (VS if lower in VERSUS else 0)
+        | (EX if lower in EXAMPLES else 0)
+    )
+    return chr(64 + bits)
+
+
+def _head(lower: str) -> str:
+    head = load_cues().type_heads.get(lower)
+    return HEAD_CHARS[head] if head is not None else " "

@@ -1,0 +1,64 @@
+"""Cross-validated extraction of the tuning sets: each fold extracted by models trained on
+the other folds, so the errors listed are errors on abstracts the models did not see.
+
+    python training/crossval.py [--sets pool-train train-odd] [--folds 5] [--verbose]
+
+This is where rules and features are tuned; the held-out sets (train-even, pool-test) are
+scored by bench/quality.py and read only for their figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "bench"))
+
+from goldsets import GOLD, gold  # noqa: E402
+from quality import predictions  # noqa: E402
+from train import train  # noqa: E402
+
+from kg.extract.classifier import STAGES, Models  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=["pool-train", "train-odd"])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--save", type=Path, help="write gold and predictions here")
+    args = parser.parse_args()
+    records = [r for name in args.sets for r in gold(name)]
+    preds: list[dict | None] = [None] * len(records)
+    for k in range(args.folds):
+        held = [i for i in range(len(records)) if i % args.folds == k]
+        rest = [records[i] for i in range(len(records)) if i % args.folds != k]
+        trained = train(rest, log=False)
+        models = Models(*(trained[stage] for stage in STAGES))
+        for i, p in zip(held, predictions([records[i] for i in held], models), strict=True):
+            preds[i] = p
+        print(f"fold {k + 1}/{args.folds} done", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.save or Path(tmp)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+        (out / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+        command = [
+            sys.executable,
+            str(GOLD / "score.py"),
+            str(out / "gold.jsonl"),
+            str(out / "pred.jsonl"),
+        ]
+        if args.verbose:
+            command.append("--verbose")
+        print(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""The annotated abstracts the extractor's models learn from, and the sets it is scored on.
+
+Every record has the shape of ../shared/gold/*.jsonl (`source`, `index`, `head`, `text`,
+`entities`, `optional`, `relations`, `results`). The repository keeps only annotations:
+the texts of the pool annotations are read from ../shared/gold/pool.jsonl by `id`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared"
+GOLD = SHARED / "gold"
+ANNOTATIONS = HERE / "annotations" / "pool.jsonl"
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Every record of a JSON Lines file."""
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def pool_texts() -> dict[str, str]:
+    """Abstracts of ../shared/gold/pool.jsonl by id."""
+    path = GOLD / "pool.jsonl"
+    if not path.exists():
+        raise SystemExit(f"{path} is missing: the pool annotations need their texts")
+    return {r["id"]: r["abstract"] for r in read_jsonl(path)}
+
+
+def is_pool_test(record_id: str) -> bool:
+    """The tenth of the pool annotations kept back from training, by a hash of the id."""
+    return int(hashlib.sha256(record_id.encode()).hexdigest(), 16) % 10 == 0
+
+
+def pool(part: str = "train") -> list[dict]:
+    """The pool annotations joined with their texts: "train", "test" or "all"."""
+    texts = pool_texts()
+    out = []
+    for n, r in enumerate(read_jsonl(ANNOTATIONS), 1):
+        if part != "all" and is_pool_test(r["id"]) != (part == "test"):
+            continue
+        text = texts[r["id"]]
+        out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
+    return out
+
+
+def gold(name: str) -> list[dict]:
+    """A gold set: dev, gsap, train, train-odd, train-even (by `index`), pool-train,
+    pool-test or pool."""
+    if name.startswith("pool"):
+        return pool({"pool": "all", "pool-train": "train", "pool-test": "test"}[name])
+    if name.startswith("train"):
+        records = read_jsonl(GOLD / "train.jsonl")
+        if name == "train-odd":
+            return [r for r in records if r["index"] % 2 == 1]
+        if name == "train-even":
+            return [r for r in records if r["index"] % 2 == 0]
+        return records
+    files = {"dev": "dev.jsonl", "gsap": "gsap_abstracts.jsonl"}
+    return read_jsonl(GOLD / files[name])
