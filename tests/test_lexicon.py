@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+from conftest import DATA
 
 from kg.extract.components import LEXICON
 from kg.extract.markup import strip_markup
@@ -42,3 +47,54 @@ def test_every_label_is_found_with_its_concept_and_type(nlp):
         ):
             missed.append(label)
     assert missed == []
+
+
+ML_ABSTRACTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml_abstracts"
+
+
+def _recent(concept_key: str, graph) -> bool:  # noqa: ANN001
+    """A dated release of 2023 or later (too recent for the corpus to count)."""
+    from rdflib import URIRef
+    from rdflib.namespace import DCTERMS
+
+    from kg.namespaces import ENTITY
+
+    issued = graph.value(URIRef(str(ENTITY) + concept_key), DCTERMS.issued)
+    return issued is not None and int(str(issued)[:4]) >= 2023
+
+
+@pytest.mark.skipif(not ML_ABSTRACTS.is_dir(), reason="needs ../shared/data/ml_abstracts")
+def test_every_entry_is_general_knowledge(nlp):
+    """An entry is common in the field: kg's lexicon matcher finds it in 3 or more of the
+    25,514 abstracts of ../shared/data/ml_abstracts, or it is a recent release (dated 2023
+    or later: a widely known model or benchmark the corpus is too old to count)."""
+    from rdflib import Graph
+
+    from kg.resources import ontology_dir
+
+    counts: Counter[str] = Counter()
+    for path in sorted(ML_ABSTRACTS.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as handle:
+            texts = [json.loads(line)["abstract"] for line in handle]
+        lexicon = nlp.get_pipe(LEXICON)
+        for doc in nlp.tokenizer.pipe(strip_markup(t).text for t in texts):
+            counts.update({s.kb_id_ for s in lexicon(doc).spans[LEXICON]})
+    graph = Graph().parse(ontology_dir() / "lexicon.ttl")
+    rare = [c.label for c in default_lexicon() if counts[c.key] < 3 and not _recent(c.key, graph)]
+    assert rare == []
+
+
+def test_no_entry_is_a_name_a_gold_abstract_coins():
+    """A name a seed or gold abstract proposes is that paper's, not the field's."""
+    coined = set()
+    for name in ("dev.jsonl", "train.jsonl"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            coined |= {
+                fold(n)
+                for e in record["entities"]
+                if e.get("proposed")
+                for n in (e["name"], *(e.get("aliases") or ()))
+            }
+    known = {fold(label) for c in default_lexicon() for label in c.labels}
+    assert sorted(coined & known) == []

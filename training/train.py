@@ -195,6 +195,11 @@ def fit(
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
+    if len(set(ys)) < 2:  # nothing to tell apart: the one class, always
+        (only,) = set(ys)
+        other = "yes" if only == "no" else "O" if only != "O" else "no"
+        classes = (only, other) if only in NONE else (other, only)
+        return LinearModel(classes, (0.0, 0.0), {}, 0.0 if only in NONE else 1.0)
     counts = Counter(f for x in xs for f in set(x))
     kept = [{f: 1 for f in x if counts[f] >= MIN_COUNT} for x in xs]
     vectorizer = DictVectorizer()
@@ -229,6 +234,8 @@ def choose(
 
     from sklearn.model_selection import GroupKFold
 
+    if len(set(ys)) < 2 or len(set(groups)) < 5:
+        return 1.0, 0.5
     folds = list(GroupKFold(n_splits=5).split(xs, ys, groups))
     best: tuple[float, float, list] = (float("inf"), 1.0, [])
     for c in (0.1, 0.3, 1.0, 3.0):

@@ -216,7 +216,7 @@ def _name_features(name: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def _generic(text: str) -> bool:
-    """A generic term (LLMs, GPU), an adjective made of a name (LLM-based), an index."""
+    """A generic term (LLMs, GPU), an adjective made of a name (LLM-based), an index (L-1)."""
     cues = load_cues()
     lower = text.lower()
     if lower.endswith(("'s", "’s")):
@@ -226,9 +226,8 @@ def _generic(text: str) -> bool:
     if "-" in lower or "–" in lower:
         if _HYPHENS.split(lower)[-1] in cues.adjective_suffixes:
             return True
-        if _INDEX.fullmatch(lower):
-            return True  # "L-1": an index, not a name
-    return bool(_PLURAL_ACRONYM.fullmatch(text))  # "DLMs", "DAGs": a class of things
+        return bool(_INDEX.fullmatch(lower))  # "L-1": an index, not a name
+    return False
 
 
 @dataclass(frozen=True)
@@ -329,8 +328,12 @@ def group_features(
     name = group.name_of(doc, main)
     out = [f"g:{label}" for label in sorted(group.labels)]
     out += _name_features(name)
-    if any(_generic(group.name_of(doc, s)) for s in group.spans):
+    names = {group.name_of(doc, s) for s in group.spans}
+    if any(_generic(n) for n in names):
         out.append("generic")
+    if any(_PLURAL_ACRONYM.fullmatch(n) for n in names):
+        # "DLMs", "DAGs" name classes of things, unless a coined long form spells them (NFPs)
+        out.append("plural_acronym" if group.long is None else "plural_acronym_defined")
     if group.lexicon_type is not None:
         out.append(f"lex:{group.lexicon_type.value}")
     rule_label, why = rule
@@ -439,7 +442,7 @@ def decide(
     label, _, probability = model.best(features)
     if kind is EntityType.METRIC and why == "metric name":
         return Decision(EntityType.METRIC.value, probability, why)  # Pass@1, kept for results
-    if label != "O" and kind is EntityType.TASK and "first_in_proposal" not in features:
+    if kind is EntityType.TASK and "first_in_proposal" not in features:
         # "five VideoQA benchmarks", "Time series forecasting": a kind of thing or a task,
         # unless the paper introduces it ("we propose Graph Anomaly Detection")
         return Decision(EntityType.TASK.value, probability, why)

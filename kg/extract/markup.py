@@ -56,6 +56,7 @@ _ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 # side only; a lone star (A*, Q*) is a name's own
 _BOLD = re.compile(r"\*\*(?=\S)(?:[^*\n]|\*(?!\*)){1,200}?(?<=\S)\*\*")
 _STAR = re.compile(r"(?<![\w*\\])\*(?=[^\s*])[^*\n]{1,200}?(?<=[^\s*\\])\*(?![\w*])")
+_LEFT_OVER = re.compile(r"\*\*+|(?<=[A-Za-z])\*(?=[A-Za-z])")
 _UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
 
 
@@ -157,15 +158,21 @@ def _emphasis_markers(text: str) -> tuple[dict[int, str], list[tuple[int, int]]]
             span = [*range(m.start(), m.start() + width), *range(m.end() - width, m.end())]
             if any(i in drop for i in span):
                 continue
-            glued = m.start() > 0 and text[m.start() - 1].isalnum()
+            # propose**Heima**: a lower-case word glued to a capitalised emphasised one
+            glued = (
+                m.start() > 0
+                and text[m.start() - 1].islower()
+                and text[m.start() + width : m.start() + width + 1].isupper()
+            )
             ends_word = m.end() >= len(text) or not text[m.end()].isalnum()
             for i in span:
                 drop[i] = ""
             pairs.append((m.start(), m.end() - width))
             if glued and ends_word:
                 drop[m.start()] = " "
-    # a bold marker left unpaired (a run cut by the scrape) is markup too
-    for m in re.finditer(r"\*\*+", text):
+    # a bold marker left unpaired (a run cut by the scrape) is markup too, and so is a star
+    # inside a word (**Rein*for*mer**): a name's own star ends it (A*, Q*)
+    for m in _LEFT_OVER.finditer(text):
         for i in range(m.start(), m.end()):
             drop.setdefault(i, "")
     return drop, pairs

@@ -1,0 +1,139 @@
+"""Candidate generators and acronym patterns: a sentence per pattern and cue."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.components import CANDIDATES
+from kg.extract.markup import strip_markup
+from kg.extract.texts import span_text
+
+
+def candidates(nlp, text: str) -> dict[str, set[str]]:
+    """The candidates of `text`: span text (or the name it stands for) → generator labels."""
+    cleaned = strip_markup(text)
+    doc = nlp.make_doc(cleaned.text)
+    if cleaned.emphasis:
+        doc.user_data["kg_emphasis"] = cleaned.emphasis
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    found, _ = doc.user_data[CANDIDATES]
+    out: dict[str, set[str]] = {}
+    for c in found:
+        out.setdefault(c.name or span_text(doc, c.start, c.end), set()).update(c.labels)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("We train ReaForest on proofs.", "ReaForest", "SHAPE"),  # camel case
+        ("It beats GRPO and Sora-2.", "Sora-2", "SHAPE"),  # a word and a version
+        ("Results on Video-Holmes hold.", "Video-Holmes", "WEAK"),  # only in context
+        ("We propose Vector Heat Network for meshes.", "Vector Heat Network", "TITLE"),
+        ("We use the Unified Alignment for Agents rules.", "Unified Alignment for Agents", "TITLE"),
+        ("We evaluate it on Kodak and others.", "Kodak", "CAPWORD"),
+        ("It runs the Sinkhorn method twice.", "Sinkhorn method", "HEADED"),
+        ("We fine-tune Llama 2 7B on it.", "Llama 2 7B", "FAMILY"),
+        ("We compare with GPT 3.5 Turbo here.", "GPT 3.5 Turbo", "FAMILY"),
+        (
+            "a new method, dubbed iterative hypothesis refinement, is fast",
+            "iterative hypothesis refinement",
+            "NAMED",
+        ),
+        ('We call it "expanding window matching" here.', "expanding window matching", "QUOTE"),
+        (
+            "In this work, we introduce derivation graphs, which help.",
+            "derivation graphs",
+            "PROPOSAL",
+        ),
+        (
+            "To address this, we introduce **E-commerce Video Ads Benchmark**.",
+            "E-commerce Video Ads Benchmark",
+            "EMPHASIS",
+        ),
+        ("Scores on AIME24/25 rise.", "AIME25", "SLASH"),  # a slash abbreviates a name
+        ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-7B-Instruct", "SLASH"),
+        ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-3B-Instruct", "SLASH"),
+        (
+            "We propose sparse token routing. Sparse token routing is fast.",
+            "Sparse token routing",
+            "REPEAT",
+        ),  # a descriptive name used again
+        (
+            "We propose Adaptive Sequential Monte Carlo (ASMC).",
+            "Adaptive Sequential Monte Carlo",
+            "LONG",
+        ),
+        ("We propose Adaptive Sequential Monte Carlo (ASMC).", "ASMC", "SHORT"),
+    ],
+)
+def test_generator(nlp, text, name, label):
+    found = candidates(nlp, text)
+    assert label in found.get(name, set()), found
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("We compare Qwen3-4B and Llama on it.", "Qwen3-4B and Llama"),  # a list, not a name
+        ("We propose FooNet on MATH500 here.", "FooNet on MATH500"),  # two names
+        ("Code is at https://github.com/AlphaLab/RRTokenIntervention.", "RRTokenIntervention"),
+        ("We use the FooPref dataset.", "FooPref dataset"),  # the scorer's folding names it
+    ],
+)
+def test_no_candidate(nlp, text, absent):
+    assert absent not in candidates(nlp, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "long", "short"),
+    [
+        (
+            "We propose Adaptive Sequential Monte Carlo (ASMC) here.",
+            "Adaptive Sequential Monte Carlo",
+            "ASMC",
+        ),
+        (
+            "We propose TICL (Test-time Interventional Causal Learning).",
+            "Test-time Interventional Causal Learning",
+            "TICL",
+        ),
+        (
+            "we propose the Trustworthy Retrieval Augmented Question Answering, or TRAQ, which",
+            "Trustworthy Retrieval Augmented Question Answering",
+            "TRAQ",
+        ),
+        (
+            "BERT, which stands for Bidirectional Encoder Representations from Transformers",
+            "Bidirectional Encoder Representations from Transformers",
+            "BERT",
+        ),
+        (
+            "We introduce SlowFast-LLaVA-1.5 (abbreviated as SF-LLaVA-1.5), a family",
+            "SlowFast-LLaVA-1.5",
+            "SF-LLaVA-1.5",
+        ),
+        (
+            "coined Prompt to Transfer (P2T), that",
+            "Prompt to Transfer",
+            "P2T",
+        ),  # a digit for a word
+    ],
+)
+def test_acronym_patterns(nlp, text, long, short):
+    doc = nlp(strip_markup(text).text)
+    pairs = {(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations}
+    assert (long, short) in pairs
+
+
+def test_plurals_and_acronyms_are_one_group(nlp):
+    from kg.extract.components import GROUPS
+
+    text = (
+        "We introduce training generalizable Neural Fields incorporating scene Priors (NFPs). "
+        "The NFP network maps any image into a field. NFPs are fast."
+    )
+    doc = nlp(text)
+    names = [{doc[a:b].text for a, b in g.spans} for g, _, _ in doc.user_data[GROUPS]]
+    assert {"Neural Fields incorporating scene Priors", "NFPs", "NFP"} in names

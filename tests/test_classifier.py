@@ -1,0 +1,74 @@
+"""The extractor's linear models: scoring, thresholds, the shipped file, the training script."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+from kg.extract.classifier import STAGES, LinearModel, Models, load_models, models_from_json
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_scores_and_probabilities():
+    model = LinearModel(("O", "Method", "Model"), (1.0, 0.0, 0.0), {"a": (0.0, 2.0, 0.0)})
+    assert model.scores(["a", "unknown"]) == [1.0, 2.0, 0.0]
+    probs = model.probabilities(["a"])
+    assert math.isclose(sum(probs.values()), 1.0)
+    assert probs["Method"] > probs["O"] > probs["Model"]
+
+
+def test_the_threshold_decides_for_the_first_class():
+    model = LinearModel(("no", "yes"), (0.0, 0.0), {"a": (0.0, 0.5)}, threshold=0.3)
+    p_no = model.probabilities(["a"])["no"]  # 0.38: above the threshold, "no" wins
+    assert p_no >= 0.3 and model.predict(["a"])[0] == "no"
+    lenient = LinearModel(("no", "yes"), (0.0, 0.0), {"a": (0.0, 0.5)}, threshold=0.5)
+    assert lenient.predict(["a"])[0] == "yes"
+    assert lenient.best(["a"])[:2] == ("yes", "yes")
+
+
+def test_a_binary_model_scores_as_the_general_one():
+    weights = {"a": (0.0, 0.7), "b": (0.0, -1.2)}
+    binary = LinearModel(("no", "yes"), (0.0, 0.3), weights)
+    general = LinearModel(("no", "yes"), (0.0, 0.3), {**weights, "c": (0.1, 0.0)})
+    assert binary.scores(["a", "b"]) == pytest.approx(general.scores(["a", "b"]))
+
+
+def test_json_round_trip_is_stable():
+    model = LinearModel(("O", "uses"), (0.1, -0.2), {"b": (0.0, 1.0), "a": (0.0, -1.0)}, 0.6)
+    data = model.to_json()
+    assert list(data["weights"]) == ["a", "b"]
+    assert LinearModel.from_json(json.loads(json.dumps(data))) == model
+
+
+def test_the_shipped_models_load_with_their_classes():
+    models = load_models()
+    for stage in STAGES:
+        model = getattr(models, stage)
+        assert model is not None, stage
+        assert model.classes[0] in {"O", "no"}, stage
+        assert all(len(w) == len(model.classes) for w in model.weights.values())
+    assert set(models.entity.classes) == {"O", "Method", "Model", "Dataset", "Benchmark"}
+    assert set(models.relation.classes) == {"O", "uses", "evaluated_on", "outperforms", "part_of"}
+
+
+def test_the_training_script_trains_every_stage(tmp_path):
+    """training/train.py on a few gold abstracts: four models that the extractor loads."""
+    pytest.importorskip("sklearn")
+    sys.path.insert(0, str(ROOT / "training"))
+    from train import train
+
+    records = [
+        json.loads(line)
+        for name in ("train.jsonl", "dev.jsonl")
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+    ]
+    trained = train(records, log=False)
+    models = models_from_json({name: m.to_json() for name, m in trained.items()})
+    assert all(getattr(models, stage) is not None for stage in STAGES)
+    assert isinstance(models, Models) and models.entity.weights
