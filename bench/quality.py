@@ -3,8 +3,9 @@
     python bench/quality.py                        # dev, train halves, GSAP, pool test
     python bench/quality.py --sets train-odd --model /tmp/m.json --verbose
 
-Each set's abstracts are extracted with kg (its shipped models, or `--model`), written as
-JSON Lines and scored by the reference scorer; the table prints its F1 figures.
+Each set's abstracts are extracted and linked as `kg eval GOLD` does (the shipped models, or
+`--model`), written as JSON Lines and scored by the reference scorer; the table prints its
+F1 figures.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "training"))
+sys.path[:0] = [str(ROOT / "training"), str(ROOT)]  # the repository's kg, not an installed one
 
 from goldsets import GOLD, gold  # noqa: E402
 
-from kg.extract import extract, make_nlp  # noqa: E402
+from kg.evaluate import extract_gold_texts  # noqa: E402
+from kg.extract import make_nlp  # noqa: E402
 from kg.extract.classifier import Models, models_from_json  # noqa: E402
-from kg.model import Paper  # noqa: E402
 
 LABELS = ("strict", "lenient", "name", "proposed", "relation", "result")
 SETS = ("dev", "train-odd", "train-even", "train", "gsap", "pool-test")
@@ -35,43 +36,8 @@ def load(path: Path) -> Models:
 
 
 def predictions(records: list[dict], models: Models | None) -> list[dict]:
-    """kg's extraction of each record's text, in the scorer's format."""
-    papers = [
-        Paper(id=f"p{n}", text=r["text"], source="gold", line=n, index=n)
-        for n, r in enumerate(records, 1)
-    ]
-    out = []
-    for ex in extract(papers, make_nlp(models=models)):
-        out.append(
-            {
-                "text": ex.paper.text,
-                "entities": [
-                    {
-                        "name": e.name,
-                        "type": e.type.value,
-                        "aliases": list(e.aliases),
-                        "proposed": e.proposed,
-                    }
-                    for e in ex.entities
-                ],
-                "relations": [
-                    {"head": r.head, "relation": r.relation.value, "tail": r.tail}
-                    for r in ex.relations
-                    if r.relation.value != "proposes"
-                ],
-                "results": [
-                    {
-                        "subject": r.subject,
-                        "metric": r.metric,
-                        "value": float(r.value),
-                        "unit": r.unit,
-                        "benchmark": r.benchmark,
-                    }
-                    for r in ex.results
-                ],
-            }
-        )
-    return out
+    """kg's extraction of each record's text, linked as `kg eval` links it."""
+    return extract_gold_texts(records, make_nlp(models=models))
 
 
 def score(name: str, models: Models | None, verbose: bool) -> dict:

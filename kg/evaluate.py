@@ -15,9 +15,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.errors import InputError
 from kg.names import fold
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 CORE = ("Method", "Model", "Dataset", "Benchmark")
 SCORED_RELATIONS = ("outperforms", "evaluated_on", "uses", "part_of")
@@ -300,8 +304,9 @@ def format_report(report: Report, verbose: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def extract_gold_texts(gold: Sequence[dict]) -> list[dict]:
-    """Run kg's extractor on the abstracts of a gold file; records in the scorer's shape."""
+def extract_gold_texts(gold: Sequence[dict], nlp: Language | None = None) -> list[dict]:
+    """Run kg's extractor (`nlp`, or the shipped pipeline) on the abstracts of a gold file,
+    linked across them as `kg build` links; records in the scorer's shape."""
     from kg.export import extraction_record
     from kg.extract import extract
     from kg.ingest import paper_id
@@ -325,6 +330,6 @@ def extract_gold_texts(gold: Sequence[dict]) -> list[dict]:
                 index=int(g.get("index", n)),
             ),
         )
-    kg = link(extract(papers.values()))
+    kg = link(extract(papers.values(), nlp))
     keys = kg.entity_key_of()
     return [extraction_record(ex, keys) for ex in kg.extractions]

@@ -222,11 +222,12 @@ def test_names_with_markup_come_out_whole_and_clean(nlp):
     ("text", "name", "etype"),
     [
         (
+            "Rule systems are hard to search. "
             "In this work, we introduce derivation graphs, which represent rules. "
             "Derivation graphs are searched in linear time.",
             "derivation graphs",
             EntityType.METHOD,
-        ),  # proposal phrase, used again (a descriptive name is an entity when so)
+        ),  # proposal phrase after the background, used again: a descriptive name is an entity
         (
             "To address this, we introduce **E-commerce Video Ads Benchmark**, which is new.",
             "E-commerce Video Ads Benchmark",

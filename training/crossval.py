@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 sys.path.insert(0, str(HERE.parent / "bench"))
 
 from goldsets import GOLD, gold  # noqa: E402

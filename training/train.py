@@ -1,4 +1,4 @@
-"""Train the extractor's three models (entity, proposed, relation) and write them as JSON.
+"""Train the extractor's four models (entity, proposed, relation, result) and write them as JSON.
 
     pip install '.[train]'
     python training/train.py                           # → kg/data/extractor.json
@@ -19,7 +19,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the repository's kg, not an installed copy: the models must fit the features of this source
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
 from goldsets import ROOT, gold  # noqa: E402
 

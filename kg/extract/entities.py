@@ -48,6 +48,21 @@ _HYPHENS = re.compile(r"[-–]")
 _INDEX = re.compile(r"[a-z]-\d+")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
 _SEPARATORS = frozenset({",", "and", "or", "&", "/"})
+_SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
+_SHAPED_CONTEXT = frozenset(
+    {
+        "cmp_before",
+        "versus_before",
+        "example_of",
+        "list",
+        "proposal_sentence",
+        "baseline_near",
+        "first_in_proposal",
+        "use:eval",
+        "use:train",
+        "use:train+eval",
+    }
+)
 
 
 @dataclass
@@ -146,6 +161,18 @@ def _key(
     if span in concept:
         return concept[span].kb_id_
     return fold(names.get(span) or span_text(doc, *span))
+
+
+@lru_cache(maxsize=4096)
+def _label_features(labels: frozenset[str]) -> tuple[str, ...]:
+    return tuple(f"g:{label}" for label in sorted(labels))
+
+
+@lru_cache(maxsize=4096)
+def _rule_features(kind: EntityType | None, why: str) -> tuple[str, ...]:
+    if kind is None:
+        return ()
+    return (f"rule:{kind.value}", f"why:{why}", f"rule:{kind.value}|{why}")
 
 
 @lru_cache(maxsize=65536)
@@ -326,8 +353,7 @@ def group_features(
     """The entity model's features of one group; `rule` is what `rule_type` makes of it."""
     main = group.main()
     name = group.name_of(doc, main)
-    out = [f"g:{label}" for label in sorted(group.labels)]
-    out += _name_features(name)
+    out = [*_label_features(frozenset(group.labels)), *_name_features(name)]
     names = {group.name_of(doc, s) for s in group.spans}
     if any(_generic(n) for n in names):
         out.append("generic")
@@ -336,9 +362,7 @@ def group_features(
         out.append("plural_acronym" if group.long is None else "plural_acronym_defined")
     if group.lexicon_type is not None:
         out.append(f"lex:{group.lexicon_type.value}")
-    rule_label, why = rule
-    if rule_label is not None:
-        out += [f"rule:{rule_label.value}", f"why:{why}", f"rule:{rule_label.value}|{why}"]
+    out += _rule_features(*rule)
     out.append(f"n:{min(len(group.spans), 4)}")
     if group.long is not None:
         out.append("acronym")
@@ -404,6 +428,9 @@ def group_features(
     if sentence[group.spans[0][0]] in ctx.proposal_sentences:
         seen.add("first_in_proposal")
     out += sorted(seen)
+    # how a coined-looking name is used: compared against, listed, proposed
+    if group.labels & _SHAPED:
+        out += [f"shaped|{f}" for f in sorted(seen & _SHAPED_CONTEXT)]
     if len(group.key) > 3 and group.key in ctx.urls:
         out.append("in_url")
     if "proposal_sentence" in seen:

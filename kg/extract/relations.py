@@ -23,6 +23,21 @@ from kg.model import EntityType, RelationType
 
 _RESOURCE = (EntityType.BENCHMARK, EntityType.DATASET)
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
+_VERSUS = frozenset(
+    {
+        "than",
+        "over",
+        "against",
+        "versus",
+        "vs",
+        "vs.",
+        "compared",
+        "baseline",
+        "baselines",
+        "beyond",
+        "relative",
+    }
+)
 _TRAINING = {"trained", "training", "train", "fine-tuned", "pretrained"}
 
 Triple = tuple[str, RelationType, str]
@@ -189,6 +204,12 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             if w in vocabulary:
                 seen.add(f"c:{w}")
                 seen.add(f"c:{w}|{tt}")
+        first = sentence_bounds(doc)[f.sent][0]
+        before = set(lower[max(first, a - 10) : a])
+        if before & cues.strong_comparison_cues:
+            seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
+        if before & _VERSUS:
+            seen.add("t_versus")
         for w in lower[b : b + 3]:
             if w in vocabulary:
                 seen.add(f"a:{w}")
@@ -197,6 +218,8 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             if f.sent != g.sent:
                 continue
             a, b = sorted((f.end, g.start)) if f.start < g.start else sorted((g.end, f.start))
+            if f.start < g.start and not cues.strong_comparison_cues.isdisjoint(lower[a:b]):
+                seen.add("h_compared_to_t")  # "FooNet ... outperforms ... GRPO"
             if b - a <= 12:
                 order = "ht" if f.start < g.start else "th"
                 seen.add(f"near:{order}")

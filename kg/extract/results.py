@@ -173,12 +173,21 @@ def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
     )
 
 
-def _subject(fig: Figure, in_sent: list[Found], subject: str | None) -> str | None:
-    """The system named last before the figure in its sentence, else the paper's own."""
+def _subject(
+    fig: Figure, in_sent: list[Found], subject: str | None, lower: list[str]
+) -> str | None:
+    """The system named last before the figure in its sentence, else the paper's own: but
+    a system named as a means or a rival ("with GPT-4", "over CoT") when the paper's own
+    system is named in the sentence, or stands behind "our"."""
     before = [f for f in in_sent if f.type in _SYSTEMS and f.end <= fig.start]
-    if before:
-        return before[-1].key
-    return subject
+    if not before:
+        return subject
+    last = before[-1]
+    if last.key != subject and last.start > 0 and lower[last.start - 1] in _MEANS:
+        own = subject in {f.key for f in in_sent} or "our" in lower[before[0].start : fig.start]
+        if own and subject is not None:
+            return subject
+    return last.key
 
 
 def _benchmark(
@@ -197,6 +206,34 @@ def _benchmark(
     if after:
         return after[0].key
     return resources[-1].key
+
+
+#: words before a system's name that make it a means or a rival, not the one scored
+_MEANS = frozenset(
+    {
+        "with",
+        "using",
+        "on",
+        "of",
+        "from",
+        "over",
+        "than",
+        "like",
+        "including",
+        "via",
+        "surpassing",
+        "outperforming",
+        "beating",
+        "vs",
+        "vs.",
+        "versus",
+        "against",
+        "e.g.",
+        "such",
+        "upon",
+        "by",
+    }
+)
 
 
 def find_results(
@@ -221,7 +258,7 @@ def find_results(
         if not keep:
             continue
         in_sent = [f for f in found if f.sent == fig.sent]
-        owner = _subject(fig, in_sent, subject)
+        owner = _subject(fig, in_sent, subject, lower)
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
