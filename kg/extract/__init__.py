@@ -9,6 +9,7 @@ from spacy.tokens import Doc
 
 from kg.extract.candidates import EMPHASIS
 from kg.extract.markup import Cleaned, strip_markup
+from kg.extract.pieces import join, pieces
 from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp, models_of
 from kg.extract.records import doc_to_extraction
 from kg.extract.texts import TEXT
@@ -23,15 +24,21 @@ def iter_extract(
     """Extractions of `papers`, one by one and in order, as the pipeline reads them."""
     nlp = nlp or make_nlp()
     papers = list(papers)
-    cleaned = [strip_markup(p.text) for p in papers]
+    # a very long text is read in pieces (kg/extract/pieces.py); an abstract is one piece
+    cut = [pieces(p) for p in papers]
+    flat = [piece for parts in cut for _, piece in parts]
+    cleaned = [strip_markup(p.text) for p in flat]
     docs = nlp.pipe(_make_docs(nlp, cleaned), batch_size=batch_size)
     models = models_of(nlp)
-    for paper, clean, doc in zip(papers, cleaned, docs, strict=True):
-        extraction = doc_to_extraction(doc, paper, clean, models)
-        # the Spans kept in user_data refer back to their Doc: without them the Doc is
-        # freed now, not by a garbage collection that grows with the build
-        doc.user_data.clear()
-        yield extraction
+    read = zip(flat, cleaned, docs, strict=True)
+    for paper, parts in zip(papers, cut, strict=True):
+        done = []
+        for (offset, _), (piece, clean, doc) in zip(parts, read, strict=False):
+            done.append((offset, doc_to_extraction(doc, piece, clean, models)))
+            # the Spans kept in user_data refer back to their Doc: without them the Doc is
+            # freed now, not by a garbage collection that grows with the build
+            doc.user_data.clear()
+        yield join(paper, done)
 
 
 def _make_docs(nlp: Language, cleaned: Iterable[Cleaned]) -> Iterator[Doc]:

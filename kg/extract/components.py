@@ -57,23 +57,50 @@ def make_sentences(nlp: Language, name: str) -> SentenceSplitter:
     return SentenceSplitter()
 
 
+#: the longest sentence, in tokens (the longest of ICML 2024's 18,927 has about 130)
+MAX_SENTENCE_TOKENS = 256
+
+
 class SentenceSplitter:
     """spaCy's `Sentencizer` rule, as a regular expression over one character per token: a
-    token that is no punctuation, after a sentence-final character, starts a sentence."""
+    token that is no punctuation, after a sentence-final character, starts a sentence.
+
+    A run of more than `MAX_SENTENCE_TOKENS` tokens without one (a list of thousands of
+    names) is cut after its last comma or semicolon in the second half of that many tokens,
+    else at that many: what is read per sentence, and the evidence of a relation, stays
+    bounded.
+    """
 
     def __call__(self, doc: Doc) -> Doc:
         if not len(doc):
             return doc
         classes = word_classes(doc).sentence
         flags = numpy.full((len(doc), 1), -1, dtype="int64")
-        flags[0] = 1
-        for m in _SENTENCE_START.finditer(classes):
-            flags[m.end() - 1] = 1
+        starts = [0] + [m.end() - 1 for m in _SENTENCE_START.finditer(classes)]
+        for start in _bounded(starts, len(doc), token_texts(doc)):
+            flags[start] = 1
         doc.from_array([SENT_START], flags.astype("uint64"))  # type: ignore[arg-type]
         return doc
 
 
 _SENTENCE_START = re.compile(r"f[fp]*w")
+_BREAKS = frozenset({",", ";", ":"})
+
+
+def _bounded(starts: list[int], length: int, text: list[str]) -> list[int]:
+    """`starts` with a start added wherever a sentence would exceed the longest."""
+    limit = MAX_SENTENCE_TOKENS
+    out: list[int] = []
+    for start, end in zip(starts, [*starts[1:], length], strict=True):
+        out.append(start)
+        while end - out[-1] > limit:
+            at = out[-1]
+            cut = next(
+                (i + 1 for i in range(at + limit - 1, at + limit // 2, -1) if text[i] in _BREAKS),
+                at + limit,
+            )
+            out.append(cut)
+    return out
 
 
 @Language.factory("kg_abbreviations")

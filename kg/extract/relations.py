@@ -9,7 +9,7 @@ studies that propose nothing still state that GPT-4 was evaluated on MMLU.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
@@ -70,8 +70,11 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
         if key not in out or ((head, out[key]) not in named and (head, sentence) in named):
             out[key] = sentence
 
+    by_sentence: dict[int, list[Found]] = {}
+    for f in found:
+        by_sentence.setdefault(f.sent, []).append(f)
     for index, (start, end) in enumerate(sentence_bounds(doc)):
-        in_sent = [f for f in found if f.sent == index]
+        in_sent = by_sentence.get(index, [])
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
         cue = next((i for i in range(start, end) if lower[i] in strong), None)
@@ -108,24 +111,53 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
     return out
 
 
+#: beyond this many entities in one text, only entities named close together are paired
+MAX_ALL_PAIRS = 80
+#: how close, in tokens of one sentence, when pairs are limited
+NEAR_TOKENS = 30
+
+
 def candidate_pairs(found: list[Found], proposed: list[str]) -> Iterator[tuple[str, str]]:
-    """The ordered (head, tail) pairs the relation model reads."""
+    """The ordered (head, tail) pairs the relation model reads.
+
+    In an abstract every pair of entities is read. A text with more than `MAX_ALL_PAIRS`
+    entities (a whole file on one line, a list of thousands of names) would make their
+    number quadratic, so there only entities named within `NEAR_TOKENS` tokens of each
+    other in one sentence are paired: linear in the text's length.
+    """
     types: dict[str, EntityType] = {}
     for f in found:
         types.setdefault(f.key, f.type)
     keys = [k for k in types if types[k] in (*_SYSTEMS, *_RESOURCE)]
     mine = set(proposed)
-    for head in keys:
-        for tail in keys:
-            if head == tail:
-                continue
-            if head in mine:
-                yield head, tail
-            elif types[head] in _SYSTEMS and (
-                types[tail] in _RESOURCE
-                or (types[tail] is EntityType.MODEL and types[head] is EntityType.MODEL)
-            ):
-                yield head, tail
+    if len(keys) > MAX_ALL_PAIRS:
+        wanted = set(keys)
+        pairs = _near_pairs([f for f in found if f.key in wanted])
+    else:
+        pairs = [(h, t) for h in keys for t in keys if h != t]
+    for head, tail in pairs:
+        if head in mine:
+            yield head, tail
+        elif types[head] in _SYSTEMS and (
+            types[tail] in _RESOURCE
+            or (types[tail] is EntityType.MODEL and types[head] is EntityType.MODEL)
+        ):
+            yield head, tail
+
+
+def _near_pairs(found: list[Found]) -> list[tuple[str, str]]:
+    """Ordered pairs of different entities named within `NEAR_TOKENS` in one sentence, in
+    the order of their first such meeting."""
+    ordered = sorted(found, key=lambda f: f.start)
+    out: dict[tuple[str, str], None] = {}
+    for i, f in enumerate(ordered):
+        for g in ordered[i + 1 : i + 1 + NEAR_TOKENS]:
+            if g.sent != f.sent or g.start - f.end > NEAR_TOKENS:
+                break
+            if g.key != f.key:
+                out.setdefault((f.key, g.key), None)
+                out.setdefault((g.key, f.key), None)
+    return list(out)
 
 
 def _bucket(n: int) -> str:
@@ -140,8 +172,9 @@ class Pairs:
     proposed: list[str]
     mine: frozenset[str]
     main: str | None  #: the first system the paper proposes
-    ranked: list[str]  #: the proposed entities, most mentioned first
+    ranked: dict[str, int]  #: each proposed entity's rank, most mentioned first
     rules: dict[Triple, int]
+    flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
 
 
 def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
@@ -149,7 +182,7 @@ def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) ->
     for f in found:
         by_key.setdefault(f.key, []).append(f)
     systems = [k for k in proposed if by_key[k][0].type in _SYSTEMS]
-    ranked = sorted(proposed, key=lambda k: -len(by_key[k]))
+    ranked = {k: n for n, k in enumerate(sorted(proposed, key=lambda k: -len(by_key[k])))}
     return Pairs(
         by_key, proposed, frozenset(proposed), systems[0] if systems else None, ranked, rules
     )
@@ -172,9 +205,9 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
     if shared.main == tail:
         out.append("tail_main")
     if head in mine:
-        out.append(f"h_rank:{min(ranked.index(head), 2)}")
+        out.append(f"h_rank:{min(ranked[head], 2)}")
     if tail in mine:
-        out.append(f"t_rank:{min(ranked.index(tail), 2)}")
+        out.append(f"t_rank:{min(ranked[tail], 2)}")
     out.append("h_more" if len(hs) > len(ts) else "h_less" if len(hs) < len(ts) else "h_same")
     out.append("h_first" if hs[0].start < ts[0].start else "t_first")
     if not proposed:
@@ -197,6 +230,7 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
     if tail.startswith(head) or head.startswith(tail):
         out.append("prefix")
     seen: set[str] = set()
+    bounds = sentence_bounds(doc)
     for f in ts:
         a, b = f.start, f.end
         start = max(0, a - 5)
@@ -204,7 +238,7 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             if w in vocabulary:
                 seen.add(f"c:{w}")
                 seen.add(f"c:{w}|{tt}")
-        first = sentence_bounds(doc)[f.sent][0]
+        first = bounds[f.sent][0]
         before = set(lower[max(first, a - 10) : a])
         if before & cues.strong_comparison_cues:
             seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
@@ -227,18 +261,30 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
                     if w in vocabulary:
                         seen.add(f"b:{w}")
                         seen.add(f"b:{w}|{tt}")
-    bounds = sentence_bounds(doc)
     for n in tail_sents:
-        a, b = bounds[n]
-        words = set(lower[a:b])
-        if words & cues.strong_comparison_cues:
-            seen.add("s:compare")
-        if words & cues.component_cues:
-            seen.add("s:component")
-        if words & _TRAINING:
-            seen.add("s:train")
+        seen.update(_sentence_flags(doc, n, shared.flags))
     out += sorted(seen)
     return out
+
+
+def _sentence_flags(doc: Doc, n: int, known: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+    """What sentence `n` says of the relations in it (computed once per sentence)."""
+    flags = known.get(n)
+    if flags is None:
+        cues = load_cues()
+        a, b = sentence_bounds(doc)[n]
+        words = set(lowers(doc)[a:b])
+        flags = tuple(
+            flag
+            for flag, vocabulary in (
+                ("s:compare", cues.strong_comparison_cues),
+                ("s:component", cues.component_cues),
+                ("s:train", _TRAINING),
+            )
+            if not words.isdisjoint(vocabulary)
+        )
+        known[n] = flags
+    return flags
 
 
 def decide_relations(
