@@ -174,34 +174,71 @@ def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
 
 
 def _subject(
-    fig: Figure, in_sent: list[Found], subject: str | None, lower: list[str]
+    fig: Figure, kept: list[Figure], in_sent: list[Found], subject: str | None, lower: list[str]
 ) -> str | None:
-    """The system named last before the figure in its sentence, else the paper's own: but
-    a system named as a means or a rival ("with GPT-4", "over CoT") when the paper's own
-    system is named in the sentence, or stands behind "our"."""
-    before = [f for f in in_sent if f.type in _SYSTEMS and f.end <= fig.start]
+    """Who scored the figure: the systems of a list paired in order with as many figures
+    ("A, B and C achieve 83.1%, 84.3% and 85.0%, respectively"); a system right after it in
+    parentheses or after "for" ("3% of tasks (Llama2-70B)", "from 29% to 3% for Claude");
+    a system in parentheses around it ("BM25 (9.8%)"); else the system named last before it
+    in its sentence, else the paper's own: but a system named as a means or a rival ("with
+    GPT-4", "over CoT") when the paper's own system is named in the sentence, or stands
+    behind "our"."""
+    systems = [f for f in in_sent if f.type in _SYSTEMS]
+    keys = list(dict.fromkeys(f.key for f in systems))
+    mine = [g for g in kept if g.sent == fig.sent]
+    if len(keys) > 1 and len(keys) == len(mine) and "respectively" in lower[mine[-1].end :][:8]:
+        if all(f.end <= mine[0].start for f in systems):
+            return keys[mine.index(fig)]
+    after = [f for f in systems if fig.end <= f.start <= fig.end + 3]
+    if after and lower[after[0].start - 1] in ("for", "("):
+        return after[0].key  # "from 29% to 3% for Claude 3.5 Sonnet"
+    before = [f for f in systems if f.end <= fig.start]
     if not before:
         return subject
     last = before[-1]
-    if last.key != subject and last.start > 0 and lower[last.start - 1] in _MEANS:
+    if last.end == fig.start - 1 and lower[last.end] == "(":
+        return last.key  # "BM25 (9.8%)"
+    if last.key != subject and subject is not None:
+        ours = "our" in lower[last.end : fig.start]  # "(Qwen-2.5-7B), our framework boosts"
         own = subject in {f.key for f in in_sent} or "our" in lower[before[0].start : fig.start]
-        if own and subject is not None:
+        if ours or (_is_means(last, lower) and own):
             return subject
+    if _is_means(last, lower):
+        # "LLaMA-3-8B achieves the best results using the RLHF approach, scoring 0.87"
+        scorer = next((f for f in reversed(before) if not _is_means(f, lower)), None)
+        if scorer is not None and scorer.key != last.key:
+            return scorer.key
     return last.key
 
 
+def _is_means(f: Found, lower: list[str]) -> bool:
+    """Whether a system is named as a means or a rival: "with GPT-4", "using the RLHF"."""
+    at = f.start - 1
+    if at > 0 and lower[at] in _ARTICLES:
+        at -= 1
+    return at >= 0 and lower[at] in _MEANS
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def _benchmark(
-    fig: Figure, figs: list[Figure], in_sent: list[Found], lower: list[str]
+    fig: Figure, kept: list[Figure], in_sent: list[Found], lower: list[str]
 ) -> str | None:
-    """The benchmark a figure is on: paired by "respectively", else named after it, else
-    before it, in its sentence."""
+    """The benchmark a figure is on: paired in order with a list of as many benchmarks
+    ("respectively", or all named before or all after the figures), else named after it,
+    else before it, in its sentence."""
     resources = [f for f in in_sent if f.type in _RESOURCES]
     keys = list(dict.fromkeys(f.key for f in resources))
     if not keys:
         return None
-    mine = [g for g in figs if g.sent == fig.sent]
-    if len(keys) > 1 and len(keys) == len(mine) and "respectively" in lower:
-        return keys[mine.index(fig)]
+    mine = [g for g in kept if g.sent == fig.sent]
+    if len(keys) > 1 and len(keys) == len(mine):
+        listed = all(f.end <= mine[0].start for f in resources) or all(
+            f.start >= mine[-1].end for f in resources
+        )
+        if listed or "respectively" in lower:
+            return keys[mine.index(fig)]
     after = [f for f in resources if f.start >= fig.end]
     if after:
         return after[0].key
@@ -250,19 +287,30 @@ def find_results(
     featured = [(fig, figure_features(doc, fig, found, proposed)) for fig in figs]
     out: list[Reported] = []
     bounds = sentence_bounds(doc)
-    for fig, features in featured:
-        if model is None:
-            keep = fig.unit == "%" and "signed" not in features and "skip_before" not in features
-        else:
-            keep = model.predict(features)[0] == "yes"
-        if not keep:
-            continue
-        in_sent = [f for f in found if f.sent == fig.sent]
-        owner = _subject(fig, in_sent, subject, lower)
+    kept = [
+        fig
+        for fig, features in featured
+        if (
+            model.predict(features)[0] == "yes"
+            if model is not None
+            else fig.unit == "%" and "signed" not in features and "skip_before" not in features
+        )
+    ]
+    # a metric's name (CIDEr, ROUGE-1) is neither who scored nor what on
+    named = [f for f in found if not _is_metric(f.name.lower(), cues.metric_words)]
+    by_sentence: dict[int, list[Found]] = {}
+    for f in named:
+        by_sentence.setdefault(f.sent, []).append(f)
+    only = list(dict.fromkeys(f.key for f in named if f.type in _RESOURCES))
+    for fig in kept:
+        in_sent = by_sentence.get(fig.sent, [])
+        owner = _subject(fig, kept, in_sent, subject, lower)
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
-        bench = _benchmark(fig, figs, in_sent, lower[start:end])
+        bench = _benchmark(fig, kept, in_sent, lower[start:end])
+        if bench is None and len(only) == 1:
+            bench = only[0]  # the one benchmark the abstract names
         if bench == owner:
             bench = None
         metric = _metric_phrase(doc, fig, cues.metric_words)
