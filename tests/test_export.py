@@ -163,3 +163,18 @@ def test_a_manifest_is_committed_with_the_exports():
     manifest = (ROOT / "exports" / MANIFEST).read_text(encoding="utf-8").splitlines()
     assert "kg.nt" in manifest and "lib/vis-network.min.js" in manifest
     assert manifest[1:] == sorted(manifest[1:])
+
+
+def test_only_kgs_temporaries_are_removed_as_stale(tmp_path):
+    """A killed build's temporaries go with the next write; a file of yours ending in .tmp
+    stays, and no folder kg does not write to is searched."""
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    stale = [tmp_path / ".kg-tmp.a.txt.x1.tmp", tmp_path / "lib" / ".kg-tmp.b.js.x2.tmp"]
+    mine = [tmp_path / ".draft.tmp", tmp_path / "lib" / ".b.js.x3.tmp"]
+    elsewhere = tmp_path / "project" / ".kg-tmp.c.x4.tmp"
+    elsewhere.parent.mkdir()
+    for path in [*stale, *mine, elsewhere]:
+        path.write_text("x")
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    assert not any(path.exists() for path in stale)
+    assert all(path.exists() for path in [*mine, elsewhere])
