@@ -23,6 +23,7 @@ from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
+from kg.manifest import claim
 from kg.model import KnowledgeGraph
 from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
@@ -31,21 +32,6 @@ from kg.views import PageMemo, draw_all, render_views
 
 log = logging.getLogger(__name__)
 
-
-#: every file a build may write: those an earlier build wrote and this one did not (a paper
-#: no longer read, kg.ttl after `--rdf nt`) are removed when it commits; others are left
-OUTPUTS = (
-    "kg.ttl",
-    "kg.nt",
-    "kg.jsonld",
-    "void.ttl",
-    "kg.graphml",
-    "extractions.jsonl",
-    "index.html",
-    "lib/*",
-    "papers/*.html",
-    "entities/*.html",
-)
 
 #: called with a stage's name, the units done and the units in all (see `build`)
 Progress = Callable[[str, int, int], None]
@@ -113,6 +99,7 @@ def build(
     cache: bool = True,
     cache_dir: Path | None = None,
     rdf_formats: str = "all",
+    force: bool = False,
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
 
@@ -132,14 +119,18 @@ def build(
         cache_dir: where the cache lives (default: `kg.cache.default_cache_dir()`).
         rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
             fastest and leanest for large graphs bound for a triple store).
+        force: write into `out` even though it holds files no earlier build wrote there
+            (files of the names kg writes are replaced; no other file is removed).
 
     Returns:
         A `BuildSummary` of counts and the files written.
 
     Raises:
         InputError: an input is missing or malformed; nothing is written.
-        ExportError: an export cannot be written; the previous exports are unchanged.
+        ExportError: an export cannot be written, the previous exports are unchanged; or
+            `out` holds files kg did not write (checked first) and not `force`.
     """
+    claim(out, force)  # before the work, not after it
     progress = on_progress or _no_progress
     with _collector_paused():
         with _stage("read", progress):
@@ -170,7 +161,7 @@ def build(
             memo, blocks = PageMemo.in_cache(where, out), BlockMemo.in_cache(where, out)
         venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
         title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
-        with ExportWriter(out) as writer:  # each export written as soon as it is rendered
+        with ExportWriter(out, force) as writer:  # each export written once it is rendered
             conversions: list[tuple[str, Conversion]] = []
             # GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at
             # 25,000 abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each
@@ -212,7 +203,7 @@ def build(
                     conversion.cancel()
                 blocks.close()
             start = time.perf_counter()
-            written = writer.commit(prune=OUTPUTS)
+            written = writer.commit()
         memo.save()
         blocks.save()
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)

@@ -126,6 +126,12 @@ def main(verbose: bool) -> None:
     is_flag=True,
     help="Extract, write and draw everything afresh; read and write no cache.",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into OUT although it holds files and kg never built into it (files of the "
+    "names kg writes are replaced; no other file is removed).",
+)
 @_handle_errors
 def build(
     inputs: tuple[Path, ...],
@@ -138,6 +144,7 @@ def build(
     scheduler: str | None,
     no_cache: bool,
     rdf_formats: str,
+    force: bool,
 ) -> None:
     """Read abstracts and write the knowledge graph to OUT.
 
@@ -151,12 +158,13 @@ def build(
     Writes kg.ttl, kg.nt, kg.jsonld and void.ttl (RDF), kg.graphml (NetworkX),
     extractions.jsonl (per-abstract extractions with offsets) and the HTML views
     (index.html: open it in a browser, no network needed). Every file is written to a
-    temporary file and renamed, so a failed build leaves the previous exports whole; files
-    an earlier build wrote and this one did not (pages of papers no longer read) are
-    removed, other files in OUT are left alone. Extractions are cached by abstract, and kg
-    remembers what it wrote into OUT: a rebuild extracts only the abstracts that changed,
-    copies the RDF of papers that did not change and draws only the pages that changed
-    (--no-cache, `kg cache clear`).
+    temporary file and renamed, so a failed build leaves the previous exports whole. OUT
+    keeps a manifest of what kg wrote there (.kg-manifest): files the last build wrote and
+    this one did not (pages of papers no longer read) are removed, no other file is. A
+    directory that holds files but no manifest is refused unless --force. Extractions are
+    cached by abstract, and the cache remembers how kg drew OUT: a rebuild extracts only
+    the abstracts that changed, copies the RDF of papers that did not change and draws
+    only the pages that changed (--no-cache, `kg cache clear`).
 
     \b
     Examples:
@@ -178,6 +186,7 @@ def build(
             scheduler=scheduler,
             cache=not no_cache,
             rdf_formats=rdf_formats,
+            force=force,
         )
     if quiet:
         return

@@ -4,7 +4,10 @@ Oxigraph holds Python's GIL while it serialises, so a thread would not overlap w
 of a build; a child process does: a build writes GraphML and the views while the child
 converts. The child runs this file as a script, which imports Oxigraph and nothing of kg
 (no spaCy to load), so it starts in 0.15 s. It reads its plan as JSON on stdin and answers
-where each block went as JSON on stdout.
+where each block went as JSON on stdout, after its length in bytes and a newline: the parent
+reads to the end whatever the size (a megabyte for 25,000 papers) and checks the length and
+the shape, so a reply cut short or mixed with other output is a `ConversionError`, not a
+traceback. Anything else the child prints goes to its stderr.
 
 Each block of kg.nt (what papers share, then one block per paper: `kg.rdf.Triples`) is
 converted on its own, or copied from the last build's file when the paper did not change
@@ -168,9 +171,10 @@ class Conversion:
         self._process = None
         self._feeder: threading.Thread | None = None
         self.spans: list[list[Span]] = []
+        self._expected = (len(targets), len(blocks) if blocks is not None else 1)
         if targets:
             self._process = subprocess.Popen(
-                [sys.executable, __file__],
+                _command(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -199,7 +203,7 @@ class Conversion:
             raise ConversionError(
                 message[-1] if message else f"converter exited with {self._process.returncode}"
             )
-        self.spans = [[(a, b) for a, b in spans] for spans in json.loads(out)]
+        self.spans = read_reply(out, *self._expected)
         return self.spans
 
     def cancel(self) -> None:
@@ -207,6 +211,44 @@ class Conversion:
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
             self._process.wait()
+
+
+def _command() -> list[str]:
+    """How the child is started: this file run as a script."""
+    return [sys.executable, __file__]
+
+
+def reply(spans: Sequence[Sequence[Span]]) -> bytes:
+    """The child's answer: each target's spans as JSON, after its length and a newline."""
+    body = json.dumps([[list(span) for span in target] for target in spans]).encode("utf-8")
+    return b"%d\n%s" % (len(body), body)
+
+
+def read_reply(data: bytes, targets: int, blocks: int) -> list[list[Span]]:
+    """The spans in the child's answer (see `reply`): `targets` lists of `blocks` spans.
+
+    Raises:
+        ConversionError: the answer is cut short, not JSON or not of that shape.
+    """
+    head, newline, body = data.partition(b"\n")
+    if not newline or not head.isdigit() or int(head) != len(body):
+        raise ConversionError(
+            f"the converter's reply is broken ({len(data):,} bytes that are not "
+            "a length and as many bytes of JSON: cut short or mixed with other output)"
+        )
+    try:
+        answer = json.loads(body)
+        spans = [[(int(a), int(b)) for a, b in target] for target in answer]
+    except (ValueError, TypeError) as error:
+        why = str(error).splitlines()[0] if str(error) else type(error).__name__
+        broken = f"the converter's reply is broken (not spans as JSON: {why})"
+        raise ConversionError(broken) from None
+    if len(spans) != targets or any(len(target) != blocks for target in spans):
+        raise ConversionError(
+            f"the converter's reply is broken ({[len(t) for t in spans]} spans for "
+            f"{targets} target(s) of {blocks} block(s))"
+        )
+    return spans
 
 
 def _feed(process: subprocess.Popen, plan: bytes) -> None:
@@ -220,7 +262,9 @@ def _feed(process: subprocess.Popen, plan: bytes) -> None:
 
 
 def main() -> int:
-    """Carry out the plan on stdin (see `Conversion`); print each target's spans."""
+    """Carry out the plan on stdin (see `Conversion`); answer each target's spans on stdout."""
+    answer_to = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # no other output in the answer
     plan = json.load(sys.stdin)
     answer = []
     try:
@@ -240,7 +284,8 @@ def main() -> int:
     except OSError as error:
         print(f"{error.filename or plan['nt']}: {error.strerror}", file=sys.stderr)
         return 1
-    print(json.dumps(answer))
+    with answer_to:
+        answer_to.write(reply(answer))
     return 0
 
 

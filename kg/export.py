@@ -1,5 +1,7 @@
 """Write the exports: all files rendered first, then each written to a temporary file
-beside its target and renamed over it, so a failed run leaves the previous exports whole."""
+beside its target and renamed over it, so a failed run leaves the previous exports whole;
+the files the last build wrote and this one did not are removed, and no other
+(`kg.manifest`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import BinaryIO
 import networkx as nx
 
 from kg.errors import ExportError
+from kg.manifest import MANIFEST, TEMPORARY, claim, is_temporary, manifest_text
 from kg.model import Extraction, KnowledgeGraph
 
 log = logging.getLogger(__name__)
@@ -122,15 +125,32 @@ class ExportWriter:
     Writing each file as soon as it is rendered keeps one large export in memory at a time.
     A file whose bytes are already those of its target is left as it is (a rebuild rewrites
     only the pages that changed). Temporaries left by a build that was killed are removed
-    first.
+    from each folder written to.
+
+    Args:
+        out: the exports directory.
+        force: write into `out` even though it holds files and no manifest says kg wrote them.
+
+    Raises:
+        ExportError: `out` holds files kg did not write (see `kg.manifest.claim`).
     """
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, force: bool = False) -> None:
         self.out = out
+        self.before = claim(out, force)  #: what the last build into `out` wrote
         self.temps: list[tuple[Path, Path]] = []
         self.kept: list[Path] = []  #: targets that already held what was written
-        if out.is_dir():
-            for stale in out.rglob(".*.tmp"):
+        self._swept: set[Path] = set()
+        for folder in sorted({(out / name).parent for name in self.before} | {out}):
+            self._sweep(folder)
+
+    def _sweep(self, folder: Path) -> None:
+        """Remove the temporaries a killed build left in `folder`, once per build."""
+        if folder in self._swept:
+            return
+        self._swept.add(folder)
+        for stale in folder.glob(f"{TEMPORARY[0]}*{TEMPORARY[1]}"):
+            if is_temporary(stale.name):
                 stale.unlink(missing_ok=True)
 
     def __enter__(self) -> ExportWriter:
@@ -161,7 +181,10 @@ class ExportWriter:
         target = self.out / name
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            self._sweep(target.parent)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=target.parent
+            )
             self.temps.append((Path(tmp), target))
             with os.fdopen(fd, "wb") as handle:
                 produce(handle)
@@ -184,28 +207,57 @@ class ExportWriter:
         (and removed with them on failure)."""
         return self.stream(name, lambda handle: None)
 
-    def commit(self, prune: Sequence[str] = ()) -> list[Path]:
-        """Put every written export in place; the paths of this build's files, sorted.
+    def commit(self) -> list[Path]:
+        """Put every written export in place and remove the files the last build wrote and
+        this one did not (no page of a paper no longer read, no Turtle older than the
+        N-Triples); the paths of this build's files, sorted.
 
-        Args:
-            prune: glob patterns (relative to the exports directory) of files this build
-                owns: those an earlier build wrote and this one did not are removed, so that
-                the exports are always one build's (no page of a paper no longer read, no
-                Turtle older than the N-Triples).
+        Only files the manifest says kg wrote are removed: files of yours stay. The manifest
+        names this build's files from before any is renamed until the last build's are gone,
+        so a build killed meanwhile leaves none of its files unrecorded.
         """
+        written = {target for _, target in self.temps} | set(self.kept)
+        names = {target.relative_to(self.out).as_posix() for target in written}
         try:  # every temporary on disk before any is renamed
             _fsync_all([tmp for tmp, _ in self.temps])
+            if not names <= self.before:
+                self._write_manifest(self.before | names)
         except OSError as error:
             raise self._failed(error) from None
         for tmp, target in self.temps:
             os.replace(tmp, target)
-        written = {target for _, target in self.temps} | set(self.kept)
         self.temps, self.kept = [], []
-        for pattern in prune:
-            for path in self.out.glob(pattern):
-                if path not in written and path.is_file():
-                    path.unlink()
+        for name in sorted(self.before - names):
+            path = self.out / name
+            if path.is_symlink() or path.is_file():
+                path.unlink(missing_ok=True)
+        try:
+            self._write_manifest(names)
+        except OSError as error:  # the exports are in place; the next build prunes
+            log.warning("%s: cannot write the manifest (%s)", self.out, error.strerror)
+        self.before = frozenset(names)
         return sorted(written)
+
+    def _write_manifest(self, names: set[str] | frozenset[str]) -> None:
+        """Write the manifest of `names`, atomically and on disk."""
+        payload = manifest_text(names)
+        target = self.out / MANIFEST
+        if _holds(target, payload):
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f"{TEMPORARY[0]}{MANIFEST}.", suffix=TEMPORARY[1], dir=self.out
+        )
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     def abort(self) -> None:
         """Remove the temporaries; the previous exports are untouched."""
@@ -238,13 +290,15 @@ def _holds(target: Path, payload: bytes) -> bool:
         return False
 
 
-def write_files(out: Path, files: Mapping[str, bytes | str]) -> list[Path]:
-    """Write every file under `out` atomically: all to temporaries first, then rename.
+def write_files(out: Path, files: Mapping[str, bytes | str], force: bool = False) -> list[Path]:
+    """Write every file under `out` atomically: all to temporaries first, then rename; the
+    files the last call wrote there and this one did not are removed (`ExportWriter`).
 
     Raises:
-        ExportError: a file cannot be written; the files already in `out` are unchanged.
+        ExportError: a file cannot be written, the files already in `out` are unchanged; or
+            `out` holds files kg did not write and not `force`.
     """
-    with ExportWriter(out) as writer:
+    with ExportWriter(out, force) as writer:
         for name in sorted(files):
             writer.write(name, files[name])
         return writer.commit()

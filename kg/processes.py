@@ -35,7 +35,8 @@ class Forked:
     fork, `task` runs here, at once.
 
     The task's OSError (a file that cannot be written) comes back as a `ForkedError` from
-    `wait`; any other failure as the child's exit status.
+    `wait`; any other failure as the child's exit status. The child's reply is the error's
+    text as bytes (any size; no unpickling), and one cut short is a `ForkedError` too.
     """
 
     def __init__(self, task: Callable[[], object]) -> None:
@@ -57,12 +58,19 @@ class Forked:
             ForkedError: it failed.
         """
         if self._process is not None:
+            cut_short = False
             try:
-                self._error = self._receive.recv()
+                self._error = self._receive.recv_bytes().decode("utf-8", "replace") or None
             except EOFError:  # the child died before it could say
                 self._error = None
+            except OSError:  # it died while saying ("got end of file during message")
+                self._error, cut_short = None, True
             self._process.join()
-            if self._process.exitcode and self._error is None:
+            if cut_short:
+                self._error = (
+                    f"a forked task's reply was cut short (it exited with {self._process.exitcode})"
+                )
+            elif self._process.exitcode and self._error is None:
                 self._error = f"a forked task exited with {self._process.exitcode}"
             self._receive.close()
             self._process = None
@@ -85,5 +93,5 @@ def _run(task: Callable[[], object]) -> str | None:
 
 
 def _child(task: Callable[[], object], send: Connection) -> None:
-    send.send(_run(task))
+    send.send_bytes((_run(task) or "").encode("utf-8", "replace"))
     send.close()

@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import SEEDS, write
@@ -129,6 +130,38 @@ def test_bad_input_is_one_line_exit_2_and_exports_untouched(
     assert result.stderr.startswith("Error: ")
     assert "Traceback" not in result.stderr
     assert snapshot(out) == before
+
+
+def test_a_directory_kg_never_built_into_is_refused(runner, tmp_path):
+    """`kg build -o .` in a project: its lib/ is not kg's to replace or remove."""
+    project = tmp_path / "project"
+    write(project / "lib" / "helper.js", "mine")
+    write(project / "README.md", "# mine")
+    before = snapshot(project)
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(project), "-q"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"Error: {project}: holds files kg did not write")
+    assert "--force" in result.stderr and "Traceback" not in result.stderr
+    assert snapshot(project) == before
+
+
+def test_force_writes_beside_files_of_yours_and_then_rebuilds(runner, tmp_path):
+    project, clean = tmp_path / "project", tmp_path / "clean"
+    write(project / "lib" / "helper.js", "mine")
+    write(project / "papers" / "notes.html", "mine")
+    args = ["build", str(SEEDS), "-o", str(project), "-q"]
+    assert runner.invoke(main, [*args, "--force"]).exit_code == 0
+    assert (project / "index.html").is_file() and (project / "lib" / "helper.js").is_file()
+    assert runner.invoke(main, args).exit_code == 0  # kg built here: no --force needed
+    assert runner.invoke(main, [*args, "--views", "none"]).exit_code == 0
+    none = ["build", str(SEEDS), "-o", str(clean), "-q", "--views", "none"]
+    assert runner.invoke(main, none).exit_code == 0
+    assert snapshot(project) == {
+        **snapshot(clean),  # kg's pages gone, the manifest as a clean build's
+        Path("lib/helper.js"): b"mine",
+        Path("papers/notes.html"): b"mine",
+    }
 
 
 def test_unwritable_exports_give_exit_2(runner, tmp_path):

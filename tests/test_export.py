@@ -6,8 +6,11 @@ import os
 import pytest
 from conftest import ROOT, SEEDS
 
+import kg.export
+from kg.builder import build
 from kg.errors import ExportError
 from kg.export import write_files
+from kg.manifest import MANIFEST
 
 
 def test_write_files_replaces_all_files(tmp_path):
@@ -31,7 +34,47 @@ def test_failed_write_leaves_previous_files_intact(tmp_path, monkeypatch):
         write_files(tmp_path, {"a.txt": "new a", "b.txt": "new b"})
     assert (tmp_path / "a.txt").read_text() == "old a"
     assert (tmp_path / "b.txt").read_text() == "old b"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.txt", "b.txt"]
+
+
+def test_only_files_an_earlier_write_wrote_are_removed(tmp_path):
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    (tmp_path / "lib" / "mine.js").write_text("mine")
+    assert write_files(tmp_path, {"c.txt": "c"}) == [tmp_path / "c.txt"]
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()) == [
+        MANIFEST,
+        "c.txt",
+        "lib/mine.js",
+    ]
+
+
+def test_a_failed_write_keeps_the_manifest_and_removes_nothing(tmp_path, monkeypatch):
+    write_files(tmp_path, {"a.txt": "a"})
+    manifest = (tmp_path / MANIFEST).read_bytes()
+    monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "Full")))
+    with pytest.raises(ExportError, match="Full"):
+        write_files(tmp_path, {"b.txt": "b"})
+    assert (tmp_path / MANIFEST).read_bytes() == manifest and (tmp_path / "a.txt").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.txt"]
+
+
+def test_a_write_killed_while_renaming_leaves_no_file_of_its_unrecorded(tmp_path, monkeypatch):
+    write_files(tmp_path, {"a.txt": "a"})
+    replace, calls = os.replace, []
+
+    def killed_after_the_first_export(src, dst):
+        replace(src, dst)
+        calls.append(dst)
+        if str(dst).endswith("b.txt"):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(kg.export.os, "replace", killed_after_the_first_export)
+    with pytest.raises(KeyboardInterrupt):
+        write_files(tmp_path, {"b.txt": "b", "c.txt": "c"})
+    monkeypatch.setattr(kg.export.os, "replace", replace)
+    assert (tmp_path / "b.txt").is_file() and (tmp_path / "a.txt").is_file()
+    write_files(tmp_path, {"d.txt": "d"})  # the next write removes every file kg wrote
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "d.txt"]
 
 
 def test_extraction_records_carry_offsets(built):
@@ -88,3 +131,50 @@ def test_a_rebuild_leaves_unchanged_files_alone(runner, tmp_path):
         assert runner.invoke(main, ["build", str(SEEDS), "-o", str(out), "-q"]).exit_code == 0
     after = {p: p.stat().st_ino for p in out.rglob("*.html")}
     assert after == before and len(after) > 40  # the same files, not rewritten copies
+
+
+def test_a_rebuild_leaves_files_of_yours_among_kgs(runner, tmp_path):
+    """A page of notes in papers/ and a script in lib/ are not kg's: no build removes them,
+    whether or not the cache still remembers the exports (the manifest is in OUT)."""
+    from kg.cli import main
+
+    out = tmp_path / "exports"
+    build([SEEDS], out, cache_dir=tmp_path / "cache")
+    notes, script = out / "papers" / "notes.html", out / "lib" / "mine.js"
+    notes.write_text("<p>my notes</p>", encoding="utf-8")
+    script.write_text("mine", encoding="utf-8")
+    build([SEEDS], out, cache_dir=tmp_path / "cache")  # unchanged
+    assert notes.read_text(encoding="utf-8") == "<p>my notes</p>" and script.is_file()
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"abstract": "We propose FooNet on MATH500."}) + "\n")
+    # as after `kg cache clear`: no memo of what was drawn into OUT
+    result = runner.invoke(main, ["build", str(one), "-o", str(out), "-q", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert len(list((out / "papers").glob("*.html"))) == 2  # the one paper's and the notes
+    assert notes.is_file() and script.is_file()
+    assert sorted(p.name for p in (out / "lib").iterdir()) == [
+        "mine.js",
+        "vis-network.min.css",
+        "vis-network.min.js",
+    ]
+
+
+def test_a_manifest_is_committed_with_the_exports():
+    manifest = (ROOT / "exports" / MANIFEST).read_text(encoding="utf-8").splitlines()
+    assert "kg.nt" in manifest and "lib/vis-network.min.js" in manifest
+    assert manifest[1:] == sorted(manifest[1:])
+
+
+def test_only_kgs_temporaries_are_removed_as_stale(tmp_path):
+    """A killed build's temporaries go with the next write; a file of yours ending in .tmp
+    stays, and no folder kg does not write to is searched."""
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    stale = [tmp_path / ".kg-tmp.a.txt.x1.tmp", tmp_path / "lib" / ".kg-tmp.b.js.x2.tmp"]
+    mine = [tmp_path / ".draft.tmp", tmp_path / "lib" / ".b.js.x3.tmp"]
+    elsewhere = tmp_path / "project" / ".kg-tmp.c.x4.tmp"
+    elsewhere.parent.mkdir()
+    for path in [*stale, *mine, elsewhere]:
+        path.write_text("x")
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    assert not any(path.exists() for path in stale)
+    assert all(path.exists() for path in [*mine, elsewhere])

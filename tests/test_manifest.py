@@ -1,0 +1,51 @@
+"""Which files of an exports directory are kg's (kg/manifest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import write
+
+from kg.errors import ExportError
+from kg.manifest import MANIFEST, claim, manifest_text, recorded
+
+
+def test_a_missing_or_empty_directory_may_be_built_into(tmp_path):
+    assert claim(tmp_path / "new") == frozenset()
+    (tmp_path / "empty" / "papers").mkdir(parents=True)  # empty folders hold no files
+    assert claim(tmp_path / "empty") == frozenset()
+
+
+def test_only_temporaries_of_a_killed_first_build_are_no_one_elses(tmp_path):
+    write(tmp_path / "papers" / ".kg-tmp.p1.html.x1y2.tmp", "half a page")
+    assert claim(tmp_path) == frozenset()
+
+
+def test_a_directory_holding_files_and_no_manifest_is_refused(tmp_path):
+    write(tmp_path / "lib" / "helper.js", "mine")
+    with pytest.raises(ExportError) as error:
+        claim(tmp_path)
+    message = str(error.value)
+    assert message.startswith(f"{tmp_path}: holds files kg did not write (lib/helper.js)")
+    assert "--force" in message and "\n" not in message
+    assert claim(tmp_path, force=True) == frozenset()
+
+
+def test_the_manifest_says_which_files_are_kgs(tmp_path):
+    write(tmp_path / MANIFEST, manifest_text(["papers/p.html", "kg.nt", "kg.nt"]))
+    write(tmp_path / "notes.md", "mine")
+    assert claim(tmp_path) == {"kg.nt", "papers/p.html"}
+    text = (tmp_path / MANIFEST).read_text(encoding="utf-8")
+    assert text.splitlines()[1:] == ["kg.nt", "papers/p.html"]  # sorted, once each
+
+
+@pytest.mark.parametrize("line", ["../outside.txt", "/etc/passwd", "a/../../b", "./kg.nt"])
+def test_a_manifest_naming_a_file_outside_is_refused(tmp_path, line):
+    write(tmp_path / MANIFEST, f"kg.nt\n{line}\n")
+    with pytest.raises(ExportError, match=rf"{MANIFEST}:2: .* is not a file under"):
+        recorded(tmp_path)
+
+
+def test_an_unreadable_manifest_is_refused(tmp_path):
+    write(tmp_path / MANIFEST, b"kg.nt\n\xff\n")
+    with pytest.raises(ExportError, match="cannot read the manifest .not UTF-8."):
+        claim(tmp_path, force=True)
