@@ -319,6 +319,44 @@ def test_results(nlp, text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNet for math word problems. With GPT-4 and FooNet, we achieve "
+            "state-of-the-art performance on four math benchmarks (AddSub, SVAMP, Math23K and "
+            "AQuA) with accuracies of 98.2%, 93.9%, 94.3% and 81.1%.",
+            {("FooNet", "98.2", "AddSub"), ("FooNet", "93.9", "SVAMP")},
+        ),  # a list of benchmarks paired in order with its figures; GPT-4 is a means
+        (
+            "We propose FooNet, a detector. Without bells and whistles, we obtain ResNet-50, "
+            "ViT-S and ConvNeXt-T models on ImageNet with FooNet, which achieve 83.1%, 84.3%, "
+            "and 85.0% top-1 accuracy, respectively.",
+            {("ResNet-50", "83.1", "ImageNet"), ("ViT-S", "84.3", "ImageNet")},
+        ),  # systems paired in order, "respectively"
+        (
+            "We introduce BarBench, a benchmark of long code. Performance drops from 29% to 3% "
+            "for Claude 3.5 Sonnet.",
+            {("Claude 3.5 Sonnet", "3", "BarBench")},
+        ),  # the system after "for"; the one benchmark of the abstract
+        (
+            "We propose FooRank for retrieval. It achieves a top-1 retrieval accuracy of 40.1% "
+            "on SciDocs, outperforming baselines such as E5-Mistral-7B-Instruct (15.0%).",
+            {("FooRank", "40.1", "SciDocs"), ("E5-Mistral-7B-Instruct", "15.0", "SciDocs")},
+        ),  # a rival's figure in parentheses after its name
+        (
+            "We propose FooNet, a method for reasoning. We evaluate it on the Countdown "
+            "benchmark. FooNet reaches 83.4% accuracy within the same context window.",
+            {("FooNet", "83.4", "Countdown")},
+        ),  # no benchmark in the sentence: the abstract's only one
+    ],
+)
+def test_who_scored_on_what(nlp, text, expected):
+    (ex,) = extract([paper(text)], nlp)
+    got = {(r.subject, str(r.value), r.benchmark) for r in ex.results}
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(
     ("text", "name", "etype"),
     [
         ("VideoQA models fail. It wins on five VideoQA benchmarks.", "VideoQA", EntityType.TASK),

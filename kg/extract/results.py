@@ -223,7 +223,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _benchmark(
-    fig: Figure, kept: list[Figure], in_sent: list[Found], lower: list[str]
+    fig: Figure, kept: list[Figure], figs: list[Figure], in_sent: list[Found], lower: list[str]
 ) -> str | None:
     """The benchmark a figure is on: paired in order with a list of as many benchmarks
     ("respectively", or all named before or all after the figures), else named after it,
@@ -232,13 +232,14 @@ def _benchmark(
     keys = list(dict.fromkeys(f.key for f in resources))
     if not keys:
         return None
-    mine = [g for g in kept if g.sent == fig.sent]
-    if len(keys) > 1 and len(keys) == len(mine):
-        listed = all(f.end <= mine[0].start for f in resources) or all(
-            f.start >= mine[-1].end for f in resources
-        )
-        if listed or "respectively" in lower:
-            return keys[mine.index(fig)]
+    for pool in (kept, figs):  # the scores kept, else every number of the sentence
+        mine = [g for g in pool if g.sent == fig.sent]
+        if len(keys) > 1 and len(keys) == len(mine):
+            listed = all(f.end <= mine[0].start for f in resources) or all(
+                f.start >= mine[-1].end for f in resources
+            )
+            if listed or "respectively" in lower:
+                return keys[mine.index(fig)]
     after = [f for f in resources if f.start >= fig.end]
     if after:
         return after[0].key
@@ -308,7 +309,7 @@ def find_results(
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
-        bench = _benchmark(fig, kept, in_sent, lower[start:end])
+        bench = _benchmark(fig, kept, figs, in_sent, lower[start:end])
         if bench is None and len(only) == 1:
             bench = only[0]  # the one benchmark the abstract names
         if bench == owner:
