@@ -9,12 +9,10 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from pathlib import Path
 
 from kg.errors import KgError
-from kg.extract.pipeline import EXTRACTOR_VERSION
-from kg.resources import data_dir, ontology_dir
+from kg.fingerprint import extraction_fingerprint
 
 
 def default_cache_dir() -> Path:
@@ -25,25 +23,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "kg"
 
 
-@lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """The extractor's identity: its version, its code and the data it reads (lexicon, cue
-    words). Any change to them invalidates every cached extraction."""
-    digest = hashlib.sha256(EXTRACTOR_VERSION.encode())
-    here = Path(__file__).parent
-    code = sorted((here / "extract").glob("*.py"))
-    # what extraction reads besides its package: folding, the lexicon reader, the cue words,
-    # the trained models (kg/data/extractor.json) and the lexicon
-    data = sorted(data_dir().glob("*.json"))
-    for path in (
-        *code,
-        here / "names.py",
-        here / "lexicon.py",
-        *data,
-        ontology_dir() / "lexicon.ttl",
-    ):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The extractor's identity (kg/fingerprint.py): a change to its code, data or spaCy
+    invalidates every cached extraction."""
+    return extraction_fingerprint()
 
 
 def cache_key(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from kg.extract.typing_rules import model_family
+from kg.extract.families import model_family
 from kg.lexicon import Concept, default_lexicon
 from kg.model import (
     Assertion,

@@ -7,7 +7,7 @@
 Training data: the pool annotations (training/annotations/pool.jsonl, texts from
 ../shared/gold/pool.jsonl) but their held-back tenth, and ../shared/gold/train.jsonl
 (`--without` leaves a set out, to score it honestly). Each model is a logistic regression
-over the features kg computes at run time (kg/extract/entities.py, proposals.py,
+over the features kg computes at run time (kg/extract/entity_features.py, proposals.py,
 relations.py); the stages are trained in order, each on what the previous one decides.
 """
 

@@ -2,7 +2,7 @@
 
 Each generator proposes spans and labels them with how it found them (SHAPE, LONG, TITLE,
 ...); the spans may overlap. Which of them are entities, and of what type, is decided
-later from these labels and the words around them (`kg.extract.entities`).
+later from these labels and the words around them (`kg/extract/entity_features.py`).
 
 Pure helpers over a Doc and its token texts; the spaCy component lives in `components.py`.
 """
@@ -19,11 +19,11 @@ from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
+from kg.extract.families import model_family
 from kg.extract.sentences import sentence_bounds
 from kg.extract.shapes import is_name_shape, is_size
 from kg.extract.texts import lowers, offsets, text, urls
 from kg.extract.texts import words as token_texts
-from kg.extract.typing_rules import model_family
 from kg.extract.wordclass import OPEN_QUOTES, word_classes
 
 #: doc.user_data key of the emphasised character ranges (`kg.extract.markup.Cleaned`)

@@ -21,17 +21,10 @@ from spacy.util import filter_spans
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.candidates import Abbreviation, Candidate, CandidateFinder
 from kg.extract.classifier import Models, load_models
-from kg.extract.entities import (
-    Decision,
-    Group,
-    build_groups,
-    complete_lists,
-    context,
-    decide,
-    group_features,
-    rule_type,
-)
+from kg.extract.entities import Decision, complete_lists, decide, rule_type
 from kg.extract.entities import select as select_spans
+from kg.extract.entity_features import context, group_features
+from kg.extract.groups import Group, build_groups
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import word_classes
 from kg.lexicon import Concept, default_lexicon, load_lexicon

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
+from kg.errors import InputError
 from kg.model import EntityType
 from kg.resources import data_dir
 
@@ -39,8 +41,28 @@ class Cues:
 
 @lru_cache(maxsize=1)
 def load_cues() -> Cues:
-    """Read kg/data/cues.json."""
-    raw = json.loads((data_dir() / "cues.json").read_text(encoding="utf-8"))
+    """kg/data/cues.json, checked against kg/data/cues.schema.json."""
+    return read_cues(data_dir() / "cues.json")
+
+
+def read_cues(path: Path) -> Cues:
+    """A cue-word file, checked against kg/data/cues.schema.json.
+
+    Raises:
+        InputError: the file is no JSON, or breaks the schema (named: where and how).
+    """
+    import jsonschema
+
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise InputError(path, f"not JSON ({error.msg})", line=error.lineno) from None
+    schema = json.loads((data_dir() / "cues.schema.json").read_text(encoding="utf-8"))
+    problem = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(raw)
+    )
+    if problem is not None:
+        raise InputError(path, f"{problem.json_path}: {problem.message}")
     heads = {word: EntityType(t) for t, words in raw["type_heads"].items() for word in words}
     return Cues(
         generic_terms=frozenset(raw["generic_terms"]),

@@ -9,7 +9,7 @@ from kg.extract import components  # noqa: F401  (registers the kg_* factories)
 from kg.extract.classifier import Models
 from kg.extract.tokenizer import customize_tokenizer
 
-#: bump when a change to the extractor changes what it extracts
+#: the extractor's name in the exports' provenance (the cache keys on kg/fingerprint.py)
 EXTRACTOR_VERSION = "kg-extractor/0.1.0"
 
 

@@ -10,7 +10,7 @@ from kg.extract.found import Found
 from kg.extract.markup import Cleaned
 from kg.extract.proposals import decide_proposed
 from kg.extract.relations import decide_relations
-from kg.extract.results import find_results
+from kg.extract.results import Reported, find_results
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.texts import offsets, words
 from kg.extract.texts import urls as doc_urls
@@ -43,20 +43,8 @@ def doc_to_extraction(
     `doc` is of `cleaned.text`, the abstract without markup (`paper.text` when None): names
     are read from it, mentions and sentences at the offsets `cleaned` maps back to.
     """
-    clean = cleaned or Cleaned(paper.text)
-    sentence = sentence_of(doc)
-
-    at, word = offsets(doc), words(doc)
-
-    def mention(first: int, last: int) -> Mention:
-        """The mention of tokens [first, last), at its offsets in `paper.text`."""
-        start, end = clean.original(at[first], at[last - 1] + len(word[last - 1]))
-        return Mention(start, end, paper.text[start:end], sentence[first])
-
+    where = _Where(doc, paper, cleaned or Cleaned(paper.text))
     chosen: list[Chosen] = doc.user_data.get(CHOSEN, [])
-    groups: dict[str, list[Chosen]] = {}
-    for c in chosen:
-        groups.setdefault(c.key, []).append(c)
     found = [
         Found(
             c.start,
@@ -65,7 +53,7 @@ def doc_to_extraction(
             c.key,
             EntityType(c.label),
             bool(c.concept) or c.evidence == "model family",
-            sentence[c.start],
+            where.sentence[c.start],
         )
         for c in chosen
     ]
@@ -73,10 +61,65 @@ def doc_to_extraction(
     urls = " ".join(fold(url) for _, _, url in doc_urls(doc))
     proposed, proposed_features = decide_proposed(doc, found, urls, models.proposed)
     relations, pair_features = decide_relations(doc, found, proposed, models.relation)
+    types = {f.key: f.type for f in found}
+    subject = next(
+        (k for k in proposed if types[k] in (EntityType.METHOD, EntityType.MODEL)),
+        proposed[0] if proposed else None,
+    )
+    reported, featured = find_results(doc, found, subject, frozenset(proposed), models.result)
     doc.user_data[FOUND] = found
     doc.user_data[PROPOSED_FEATURES] = proposed_features
     doc.user_data[PAIR_FEATURES] = pair_features
+    doc.user_data[RESULT_FEATURES] = featured
+    entities, name_of = _entities(chosen, proposed, where)
+    first_sentence: dict[str, int] = {}
+    for f in found:
+        first_sentence.setdefault(f.key, f.sent)
+    out_relations = [
+        ExtractedRelation(name_of[h], rel, name_of[t], s) for (h, rel, t), s in relations.items()
+    ]
+    out_relations += [
+        ExtractedRelation(paper.id, RelationType.PROPOSES, name_of[k], first_sentence[k])
+        for k in proposed
+    ]
+    return Extraction(
+        paper=paper,
+        sentences=where.sentences(),
+        entities=tuple(sorted(entities, key=lambda e: e.mentions[0].start)),
+        relations=tuple(out_relations),
+        results=tuple(_result(r, name_of, where) for r in reported),
+    )
 
+
+class _Where:
+    """Token spans of a Doc of the clean text, as mentions and sentences of `paper.text`."""
+
+    def __init__(self, doc: Doc, paper: Paper, clean: Cleaned) -> None:
+        self.doc, self.paper, self.clean = doc, paper, clean
+        self.sentence = sentence_of(doc)
+        self.at, self.word = offsets(doc), words(doc)
+
+    def mention(self, first: int, last: int) -> Mention:
+        """The mention of tokens [first, last), at its offsets in `paper.text`."""
+        at, word = self.at, self.word
+        start, end = self.clean.original(at[first], at[last - 1] + len(word[last - 1]))
+        return Mention(start, end, self.paper.text[start:end], self.sentence[first])
+
+    def sentences(self) -> tuple[Sentence, ...]:
+        at, word = self.at, self.word
+        return tuple(
+            Sentence(*self.clean.original(at[a], at[b - 1] + len(word[b - 1])))
+            for a, b in sentence_bounds(self.doc)
+        )
+
+
+def _entities(
+    chosen: list[Chosen], proposed: list[str], where: _Where
+) -> tuple[list[ExtractedEntity], dict[str, str]]:
+    """One entity per key (its long form as its name, when it has one), and each key's name."""
+    groups: dict[str, list[Chosen]] = {}
+    for c in chosen:
+        groups.setdefault(c.key, []).append(c)
     entities = []
     name_of: dict[str, str] = {}
     for key, spans in groups.items():
@@ -88,53 +131,27 @@ def doc_to_extraction(
             ExtractedEntity(
                 name=name,
                 type=EntityType(spans[0].label),
-                mentions=tuple(mention(c.start, c.end) for c in spans),
+                mentions=tuple(where.mention(c.start, c.end) for c in spans),
                 aliases=tuple(n for n in names if n != name),
                 proposed=key in proposed,
                 concept=spans[0].concept,
                 evidence=spans[0].evidence,
             )
         )
-    first_sentence: dict[str, int] = {}
-    for f in found:
-        first_sentence.setdefault(f.key, f.sent)
-    out_relations = [
-        ExtractedRelation(name_of[h], rel, name_of[t], s) for (h, rel, t), s in relations.items()
-    ]
-    out_relations += [
-        ExtractedRelation(paper.id, RelationType.PROPOSES, name_of[k], first_sentence[k])
-        for k in proposed
-    ]
-    types = {f.key: f.type for f in found}
-    subject = next(
-        (k for k in proposed if types[k] in (EntityType.METHOD, EntityType.MODEL)),
-        proposed[0] if proposed else None,
-    )
-    reported, featured = find_results(doc, found, subject, frozenset(proposed), models.result)
-    doc.user_data[RESULT_FEATURES] = featured
-    results = []
-    for subj, metric, value, unit, bench, (first, last) in reported:
-        figure = mention(first, last)
-        results.append(
-            Result(
-                subject=name_of[subj] if subj else None,
-                metric=metric,
-                value=value,
-                unit=unit,
-                benchmark=name_of[bench] if bench else None,
-                sentence=figure.sentence,
-                start=figure.start,
-                end=figure.end,
-                text=figure.text,
-            )
-        )
-    return Extraction(
-        paper=paper,
-        sentences=tuple(
-            Sentence(*clean.original(at[a], at[b - 1] + len(word[b - 1])))
-            for a, b in sentence_bounds(doc)
-        ),
-        entities=tuple(sorted(entities, key=lambda e: e.mentions[0].start)),
-        relations=tuple(out_relations),
-        results=tuple(results),
+    return entities, name_of
+
+
+def _result(reported: Reported, name_of: dict[str, str], where: _Where) -> Result:
+    subject, metric, value, unit, bench, (first, last) = reported
+    figure = where.mention(first, last)
+    return Result(
+        subject=name_of[subject] if subject else None,
+        metric=metric,
+        value=value,
+        unit=unit,
+        benchmark=name_of[bench] if bench else None,
+        sentence=figure.sentence,
+        start=figure.start,
+        end=figure.end,
+        text=figure.text,
     )

@@ -13,6 +13,7 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
+from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
 from kg.extract.texts import lowers
@@ -67,57 +68,6 @@ _EVAL_WORDS = {
     "tasks",
     "scores",
 }
-
-
-@lru_cache(maxsize=1)
-def _model_labels() -> dict[str, str]:
-    """Every name of a lexicon model or family, to its concept key."""
-    return {
-        label: c.key for c in default_lexicon() if c.type is EntityType.MODEL for label in c.labels
-    }
-
-
-@lru_cache(maxsize=65536)
-def model_family(name: str) -> str | None:
-    """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3).
-
-    The longest lexicon name that starts `name` wins, when the rest reads as versions,
-    sizes and variant words (4B, Instruct, Base, VL, QwQ).
-    """
-    labels = _model_labels()
-    variant_parts = load_cues().model_variant_parts
-    for cut in range(len(name) - 1, 0, -1):
-        label = name[:cut]
-        if label not in labels:
-            continue
-        rest = name[cut:]
-        if rest[0] not in "-. " and not (label[-1].isalpha() and rest[0].isdigit()):
-            continue
-        parts = [p for p in re.split(r"[-. ]", rest) if p]
-        if parts and all(
-            p[0].isdigit() or p.lower() in variant_parts or is_size(p) or p in labels for p in parts
-        ):
-            return labels[label]  # Qwen3-4B-Base, Qwen-QwQ
-    return None
-
-
-_VERSION_SUFFIX = re.compile(r"(v\d+(\.\d+)?|-\d+(\.\d+)?)$")
-
-
-@lru_cache(maxsize=65536)
-def family_suffix(name: str) -> str | None:
-    """The model family a coined name ends with: BioBERT, KLUE-RoBERTa, NAS-BERT → BERT/RoBERTa."""
-    labels = _model_labels()
-    stem = _VERSION_SUFFIX.sub("", name)
-    for cut in range(1, len(stem) - 2):  # the longest ending first
-        label = stem[cut:]
-        if (
-            label in labels
-            and not label.islower()
-            and (stem[cut - 1] in "-_ " or stem[:cut].isalpha())
-        ):
-            return labels[label]
-    return None
 
 
 @lru_cache(maxsize=1)

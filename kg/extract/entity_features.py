@@ -1,0 +1,343 @@
+"""The entity model's features of a group: how it was found (SHAPE, TITLE, LEX, ...), what
+the typing rules make of it (`typing_rules.decide_type`), its shape, and the words around
+its mentions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from spacy.tokens import Doc
+
+from kg.extract.cues import load_cues
+from kg.extract.families import family_suffix, model_family
+from kg.extract.groups import Group
+from kg.extract.sentences import sentence_bounds, sentence_of
+from kg.extract.shapes import is_size
+from kg.extract.texts import lowers
+from kg.extract.texts import urls as doc_urls
+from kg.extract.texts import words as token_texts
+from kg.extract.typing_rules import lexicon_variant
+from kg.extract.wordclass import (
+    CMP,
+    CUE_CHARS,
+    EX,
+    HEAD_TYPES,
+    VS,
+    WordClasses,
+    word_classes,
+)
+from kg.model import EntityType
+from kg.names import fold
+
+_DATA_SIZE = re.compile(r"\d(\.\d+)?[kKM]$")
+_DIGIT = re.compile(r"\d")
+_UPPERS = re.compile(r"[A-Z]+")  # for ASCII names
+_LOWERS = re.compile(r"[a-z]+")
+_DIGITS = re.compile(r"\d+")
+_RUNS = re.compile(r"(.)\1+")
+_PARTS = re.compile(r"[-_ ]")
+_HYPHENS = re.compile(r"[-–]")
+_INDEX = re.compile(r"[a-z]-\d+")
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
+_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
+_SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
+_SHAPED_CONTEXT = frozenset(
+    {
+        "cmp_before",
+        "versus_before",
+        "example_of",
+        "list",
+        "proposal_sentence",
+        "baseline_near",
+        "first_in_proposal",
+        "use:eval",
+        "use:train",
+        "use:train+eval",
+    }
+)
+
+
+@lru_cache(maxsize=4096)
+def _label_features(labels: frozenset[str]) -> tuple[str, ...]:
+    return tuple(f"g:{label}" for label in sorted(labels))
+
+
+@lru_cache(maxsize=4096)
+def _rule_features(kind: EntityType | None, why: str) -> tuple[str, ...]:
+    if kind is None:
+        return ()
+    return (f"rule:{kind.value}", f"why:{why}", f"rule:{kind.value}|{why}")
+
+
+@lru_cache(maxsize=65536)
+def _shape(text: str) -> str:
+    """ReaForest → XxXx, GPT-4 → X-d, Qwen2.5-7B → Xxd.d-dX: character classes, runs joined."""
+    if text.isascii():
+        return _RUNS.sub(r"\1", _DIGITS.sub("d", _LOWERS.sub("x", _UPPERS.sub("X", text))))[:8]
+    out: list[str] = []
+    for c in text:
+        k = "X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c
+        if not out or out[-1] != k:
+            out.append(k)
+    return "".join(out[:8])
+
+
+@lru_cache(maxsize=65536)
+def _name_features(name: str) -> tuple[str, ...]:
+    """What the name itself looks like."""
+    cues = load_cues()
+    parts = name.split()
+    out = [f"ntok:{min(len(parts), 4)}"]
+    last = parts[-1]
+    if len(parts) == 1:
+        out.append(f"shape:{_shape(name)}")
+        low = name.lower()
+        if len(low) >= 4:
+            out += [f"suf2:{low[-2:]}", f"suf3:{low[-3:]}"]
+    else:
+        out.append(f"shape1:{_shape(parts[0])}")
+        out.append(f"shapeN:{_shape(last)}")
+        if parts[0].lower() in cues.generic_first_words:
+            out.append(f"first:{parts[0].lower()}")
+        if all(p.islower() for p in parts):
+            out.append("all_lower")
+        elif all(
+            p[:1].isupper() or not p.isalpha()
+            for p in parts
+            if p.lower() not in {"of", "for", "and", "the", "with", "in", "on", "to", "via", "from"}
+        ):
+            out.append("title_case")
+    low_last = last.lower()
+    if len(parts) > 1 and low_last in cues.task_heads:
+        out.append("task_head")
+    head = cues.type_heads.get(low_last)
+    if head is not None and len(parts) > 1:
+        out.append(f"head:{head.value}")
+        out.append(f"last:{low_last}")
+    elif low_last in cues.candidate_heads and len(parts) > 1:
+        out.append(f"last:{low_last}")
+    if _DIGIT.search(name):
+        out.append("digit")
+        if any(is_size(p) for p in _PARTS.split(name)):
+            out.append("size")
+    if _DATA_SIZE.search(name):
+        out.append("datasize")
+    low = name.lower()
+    if low.endswith(cues.benchmark_suffixes) or "-bench" in low:
+        out.append("bench_suffix")
+    if model_family(name):
+        out.append("family")
+    elif family_suffix(name):
+        out.append("family_suffix")
+    variant = lexicon_variant(name)
+    if variant is not None:
+        out.append(f"variant:{variant.value}")
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _generic(text: str) -> bool:
+    """A generic term (LLMs, GPU), an adjective made of a name (LLM-based), an index (L-1)."""
+    cues = load_cues()
+    lower = text.lower()
+    if lower.endswith(("'s", "’s")):
+        lower = lower[:-2]
+    if lower in cues.generic_terms or lower.rstrip("s") in cues.generic_terms:
+        return True
+    if "-" in lower or "–" in lower:
+        if _HYPHENS.split(lower)[-1] in cues.adjective_suffixes:
+            return True
+        return bool(_INDEX.fullmatch(lower))  # "L-1": an index, not a name
+    return False
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the features read of a Doc, computed once."""
+
+    words: list[str]
+    lower: list[str]
+    sentence: list[int]
+    starts: frozenset[int]
+    bounds: list[tuple[int, int]]
+    proposal_sentences: frozenset[int]
+    urls: str  #: the folded text of every URL
+    covered: dict[int, list[tuple[int, int]]]  #: token → candidate spans over it
+    typed: dict[tuple[int, int], str]  #: span → the type the rules give it (not by default)
+    classes: WordClasses
+    sentence_use: list[str]  #: "train", "eval", "train+eval" or "" per sentence
+    sentence_words: _Telling  #: "sw:" features: the type-telling words of each sentence
+    self_types: tuple[str, ...]  #: how the paper calls its own work: "our model" → Model
+
+
+def context(
+    doc: Doc, groups: list[Group], rules: list[tuple[EntityType | None, str]] | None = None
+) -> Context:
+    """The look-ups the features share; `rules` are what `rule_type` makes of each group."""
+    lower = lowers(doc)
+    sentence = sentence_of(doc)
+    bounds = sentence_bounds(doc)
+    classes = word_classes(doc)
+    roles = classes.role
+    proposal = frozenset(n for n, (a, b) in enumerate(bounds) if _PROPOSING.search(roles, a, b))
+    use = []
+    for a, b in bounds:
+        part = roles[a:b]
+        train, evaluate = "t" in part, "e" in part
+        use.append(
+            "train+eval" if train and evaluate else "train" if train else "eval" if evaluate else ""
+        )
+    covered: dict[int, list[tuple[int, int]]] = {}
+    typed: dict[tuple[int, int], str] = {}
+    for n, g in enumerate(groups):
+        rule = rules[n] if rules else (None, "")
+        for s in g.spans:
+            for i in range(s[0], s[1]):
+                covered.setdefault(i, []).append(s)
+            if rule[0] is not None and rule[1] != "default":
+                typed[s] = rule[0].value
+    heads = load_cues().type_heads
+    own = set()
+    for m in _OWN.finditer(roles):
+        i = m.start()
+        for j in (i + 1, i + 2) if lower[i] == "our" else (i + 1,):
+            if j < len(lower) and lower[j] in heads:
+                own.add(heads[lower[j]].value)
+                break
+    return Context(
+        token_texts(doc),
+        lower,
+        sentence,
+        frozenset(a for a, _ in bounds),
+        bounds,
+        proposal,
+        " ".join(fold(url) for _, _, url in doc_urls(doc)),
+        covered,
+        typed,
+        classes,
+        use,
+        _Telling(lower, bounds),
+        tuple(sorted(own)),
+    )
+
+
+class _Telling:
+    """The "sw:" features of each sentence (its type-telling words), made when first read."""
+
+    def __init__(self, lower: list[str], bounds: list[tuple[int, int]]) -> None:
+        self.lower, self.bounds = lower, bounds
+        self.done: dict[int, frozenset[str]] = {}
+
+    def __getitem__(self, n: int) -> frozenset[str]:
+        found = self.done.get(n)
+        if found is None:
+            a, b = self.bounds[n]
+            words = load_cues().type_context_words.intersection(self.lower[a:b])
+            found = self.done[n] = frozenset("sw:" + w for w in words)
+        return found
+
+
+_PROPOSING = re.compile(r"[so].*[vp]")
+_OWN = re.compile(r"[op]")
+
+
+def group_features(
+    doc: Doc, group: Group, ctx: Context, rule: tuple[EntityType | None, str]
+) -> list[str]:
+    """The entity model's features of one group; `rule` is what `rule_type` makes of it."""
+    main = group.main()
+    name = group.name_of(doc, main)
+    out = [*_label_features(frozenset(group.labels)), *_name_features(name)]
+    names = {group.name_of(doc, s) for s in group.spans}
+    if any(_generic(n) for n in names):
+        out.append("generic")
+    if any(_PLURAL_ACRONYM.fullmatch(n) for n in names):
+        # "DLMs", "DAGs" name classes of things, unless a coined long form spells them (NFPs)
+        out.append("plural_acronym" if group.long is None else "plural_acronym_defined")
+    if group.lexicon_type is not None:
+        out.append(f"lex:{group.lexicon_type.value}")
+    out += _rule_features(*rule)
+    out.append(f"n:{min(len(group.spans), 4)}")
+    if group.long is not None:
+        out.append("acronym")
+        long_words = ctx.words[group.long[0] : group.long[1]]
+        # "Time series forecasting (TSF)": lower case but for a capital that starts a sentence
+        if all(w.islower() for w in long_words[1:] if w.isalpha()):
+            out.append("acronym_lower" if long_words[0].islower() else "acronym_lower_tail")
+        last = long_words[-1].lower()
+        if last.endswith("s") and last in load_cues().type_heads:
+            out.append("acronym_of_a_class")  # "Large Language Models (LLMs)"
+    if group.short and group.long is None:
+        out.append("short_only")
+    seen = _context_features(group, ctx)
+    out += sorted(seen)
+    # how a coined-looking name is used: compared against, listed, proposed
+    if group.labels & _SHAPED:
+        out += [f"shaped|{f}" for f in sorted(seen & _SHAPED_CONTEXT)]
+    if len(group.key) > 3 and group.key in ctx.urls:
+        out.append("in_url")
+    if "proposal_sentence" in seen:
+        out += [f"self:{t}" for t in ctx.self_types]
+    return out
+
+
+def _context_features(group: Group, ctx: Context) -> set[str]:
+    """What the words around a group's first mentions say of it."""
+    lower = ctx.lower
+    n = len(lower)
+    sentence, classes = ctx.sentence, ctx.classes
+    heads, cues, roles = classes.head, classes.cue, classes.role
+    seen: set[str] = set()
+    for a, b in group.spans[:6]:
+        here = sentence[a]
+        first, last_token = ctx.bounds[here]
+        for c in set(heads[max(first, a - 4) : a]):
+            if c != " ":
+                seen.add(_HEAD_FEATURE[c] + ":L")
+        for c in set(heads[b : min(last_token, b + 5)]):
+            if c != " ":
+                seen.add(_HEAD_FEATURE[c] + ":R")
+        if not CUE_CHARS[CMP].isdisjoint(cues[max(0, a - 6) : a]):
+            seen.add("cmp_before")
+        if not CUE_CHARS[VS].isdisjoint(cues[max(0, a - 3) : a]):
+            seen.add("versus_before")
+        if not CUE_CHARS[EX].isdisjoint(cues[max(0, a - 4) : a]):
+            seen.add("example_of")
+        if "x" in roles[max(0, a - 5) : b + 5]:
+            seen.add("baseline_near")
+        seen.update(ctx.sentence_words[here])
+        use = ctx.sentence_use[here]
+        if use:
+            seen.add("use:" + use)
+        prev1 = lower[a - 1] if a > 0 else "<s>"
+        next1 = lower[b] if b < n else "</s>"
+        seen.add("p1:" + prev1)
+        seen.add("p2:" + (lower[a - 2] if a > 1 else "<s>"))
+        seen.add("n1:" + next1)
+        seen.add("n2:" + (lower[b + 1] if b + 1 < n else "</s>"))
+        for j in (a - 2 if prev1 in _SEPARATORS else -1, b + 1 if next1 in _SEPARATORS else -1):
+            siblings = [s for s in ctx.covered.get(j, ()) if s != (a, b)] if j >= 0 else []
+            if siblings:
+                seen.add("list")
+                # "on NExTQA, Video-Holmes and VRBench": what the rules make of its neighbours
+                seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
+        if a in ctx.starts:
+            seen.add("sent_start")
+        if here in ctx.proposal_sentences:
+            seen.add("proposal_sentence")
+        if here == 0:
+            seen.add("first_sentence")
+        for s in ctx.covered.get(a, ()):
+            if s != (a, b) and s[0] <= a and b <= s[1] and s[1] - s[0] > b - a:
+                seen.add("inside_longer")
+                break
+    if all(a in ctx.starts for a, _ in group.spans):
+        seen.add("only_sent_start")
+    if sentence[group.spans[0][0]] in ctx.proposal_sentences:
+        seen.add("first_in_proposal")
+    return seen
+
+
+_HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
