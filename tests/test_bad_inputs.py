@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -401,6 +402,39 @@ def test_malformed_identifiers_are_dropped_with_a_warning_never_cut(runner, tmp_
     strict = runner.invoke(main, ["extract", "--strict", str(path)])
     assert strict.exit_code == 2
     assert "ids.jsonl:1: doi '10.1234/abc def' is not one DOI" in strict.stderr
+
+
+# --- what pages show is what the abstract says
+
+
+def test_bidi_controls_are_kept_in_the_data_and_shown_as_marks_in_pages(runner, tmp_path):
+    """U+202E would show "evil" as "live" and reorder the text after it: the data keep it
+    (offsets stay true), the pages show a mark, nowhere the control itself."""
+    abstract = f"We propose FooNet \u202eevil\u202c and Foo\u2066Bar\u2069Net. {GOOD}"
+    path = write(
+        tmp_path / "bidi.jsonl", json.dumps({"title": "A \u202etitle", "abstract": abstract})
+    )
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["build", str(path), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"Warning: {path}:1: bidirectional-text controls (U+202C, U+202E, U+2066, U+2069) "
+        "kept as given" in result.stderr
+    )
+    (record,) = map(json.loads, (out / "extractions.jsonl").open())
+    assert record["text"] == abstract
+    for entity in record["entities"]:
+        for m in entity["mentions"]:
+            assert record["text"][m["start"] : m["end"]] == m["text"]
+    pages = [out / "index.html", *(out / "papers").glob("*.html")]
+    assert len(pages) == 2
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert not re.search("[\u202a-\u202e\u2066-\u2069]", html), page
+        assert not re.search(r"\\u(202[a-e]|206[6-9])", html, re.IGNORECASE), page
+        assert "A [U+202E]title" in html
+    paper = pages[1].read_text(encoding="utf-8")
+    assert "[U+202E]evil[U+202C]" in paper and "Foo[U+2066]Bar[U+2069]Net" in paper
 
 
 # --- paths that are not regular files
