@@ -420,10 +420,11 @@ def evaluate(gold: Path, predicted: Path | None, verbose: bool, as_json: bool) -
     import json
 
     from kg.evaluate import evaluate as run_eval
-    from kg.evaluate import extract_gold_texts, format_report, load_jsonl
+    from kg.evaluate import extract_gold_texts, format_report
+    from kg.gold import read_gold, read_predictions
 
-    gold_records = load_jsonl(gold)
-    records = load_jsonl(predicted) if predicted else extract_gold_texts(gold_records)
+    gold_records = read_gold(gold)
+    records = read_predictions(predicted) if predicted else extract_gold_texts(gold_records)
     report = run_eval(gold_records, records)
     if as_json:
         click.echo(json.dumps(report.as_json(), indent=2))

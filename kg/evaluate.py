@@ -279,7 +279,10 @@ def evaluate(gold: Sequence[dict], predicted: Iterable[dict]) -> Report:
         if p is None:
             found.insert(0, "  (no predicted record for this abstract)")
         if found:
-            errors.append((f"{g['source']} #{g['index']}: {g['head']}", tuple(found)))
+            head = g.get("head") or (g.get("text") or "")[:50]
+            errors.append(
+                (f"{g.get('source', 'gold')} #{g.get('index', '?')}: {head}", tuple(found))
+            )
     labels = (*LABELS, RESULT) if any("results" in g for g in gold) else LABELS
     return Report(
         figures={label: counts.prf(label) for label in labels},

@@ -8,8 +8,10 @@ from pathlib import Path
 from rdflib import Graph, URIRef
 from rdflib.namespace import SH
 
+from kg.errors import InputError
 from kg.namespaces import PREFIXES
-from kg.query import graph_file, parse_graph
+from kg.query import RDF_SUFFIXES, graph_file
+from kg.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
 
 
@@ -31,6 +33,14 @@ def _short(term: object) -> str:
     return text
 
 
+def _parse(path: Path) -> Graph:
+    """The graph of `path`, or an error that gives the parser's whole reason."""
+    try:
+        return Graph().parse(path, format=RDF_SUFFIXES.get(path.suffix, "turtle"))
+    except Exception as error:  # rdflib raises many parser-specific types
+        raise InputError(path, f"not valid RDF: {syntax_reason(error)}") from None
+
+
 def validate(exports: Path) -> list[Violation]:
     """Violations of the shapes by the exports' graph (kg.ttl, or kg.nt after `--rdf nt`)
     or the RDF file given; [] conforms.
@@ -40,7 +50,7 @@ def validate(exports: Path) -> list[Violation]:
     """
     from pyshacl import validate as shacl_validate
 
-    data = parse_graph(graph_file(exports))
+    data = _parse(graph_file(exports))
     shapes = Graph().parse(ontology_dir() / "shapes.ttl")
     ontology = Graph().parse(ontology_dir() / "kg.ttl")
     _, report, _ = shacl_validate(

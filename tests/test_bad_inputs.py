@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -11,7 +12,8 @@ import time
 
 import pytest
 from conftest import SEEDS, write
-from rdflib import Graph
+from rdflib import Graph, URIRef
+from rdflib.namespace import DCTERMS
 
 from kg.cli import main
 
@@ -247,3 +249,239 @@ def test_a_failed_graphml_writer_leaves_previous_exports(exports, runner, monkey
     assert ".kg.graphml." in result.stderr and "No space left on device" in result.stderr
     assert "previous exports are unchanged" in result.stderr
     assert snapshot(exports) == before
+
+
+# --- huge fields: refused before spaCy or Oxigraph sees them, naming file, line and limit
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "where", "field"),
+    [
+        (
+            "big.txt",
+            "Big 2026\n\n" + "We propose FooNet. " * 2_700_000 + "\n",
+            "big.txt:3",
+            "abstract",
+        ),
+        (
+            "big.jsonl",
+            json.dumps({"abstract": GOOD, "title": "x" * 50_000_000}),
+            "big.jsonl:1",
+            "title",
+        ),
+        (
+            "big.csv",
+            f'abstract\n"{GOOD}"\n"{"We propose FooNet. " * 500_000}"\n',
+            "big.csv:3",
+            "cell",
+        ),
+    ],
+    ids=["50MB-abstract", "50MB-title", "9MB-csv-cell"],
+)
+def test_a_huge_field_stops_the_build_naming_file_line_and_limit(
+    exports, runner, tmp_path, name, content, where, field
+):
+    before = snapshot(exports)
+    path = write(tmp_path / name, content)
+    result = runner.invoke(main, ["build", str(path), "-o", str(exports), "-q"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"Error: {path.parent}/{where}: ") and field in line
+    assert "kg's limit is " in line and ("8 MB" in line or "64 KB" in line)
+    assert snapshot(exports) == before
+
+
+def test_a_2_mb_abstract_is_read_in_every_format(tmp_path):
+    """Far above any real abstract, and under the 8 MB limit: read (the csv module alone
+    would refuse a cell over 128 KB)."""
+    from kg.ingest import read_file
+
+    big = "We propose FooNet, which beats GRPO on MATH500. " * 42_000  # 2 MB
+    files = {
+        "a.txt": f"Big 2026\n\n{big}\n{GOOD}\n",
+        "a.jsonl": json.dumps({"abstract": big, "title": "t" * 60_000}),
+        "a.csv": f'title,abstract\nT,"{big}"\n',
+        "a.tsv": f"title\tabstract\nT\t{big}\n",
+    }
+    for name, content in files.items():
+        papers = read_file(write(tmp_path / name, content))
+        assert len(papers[0].text) == len(big.strip()), name
+
+
+# --- no silent change to what the user gave
+
+
+def test_records_merged_into_one_paper_are_reported_with_counts(runner, tmp_path):
+    """10,000 records with distinct ids and one abstract are one paper (its id is a hash of
+    the abstract): said once, with the count, not 10,000 times and not silently."""
+    path = write(
+        tmp_path / "same.jsonl",
+        "\n".join(json.dumps({"id": f"p{i}", "abstract": GOOD}) for i in range(10_000)),
+    )
+    result = runner.invoke(main, ["extract", str(path)])
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 1
+    (warning,) = result.stderr.splitlines()
+    assert warning.startswith("Warning: same.jsonl:1: kept 1 of 10,000 records with the same ")
+    assert "dropped same.jsonl:2, same.jsonl:3, same.jsonl:4 and 9,996 more" in warning
+
+
+def test_the_same_record_met_again_is_merged_quietly_and_many_merges_are_summed_up(
+    runner, tmp_path
+):
+    again = write(tmp_path / "again.jsonl", json.dumps({"id": "p1", "abstract": GOOD}))
+    result = runner.invoke(main, ["extract", str(again), str(again)])
+    assert result.exit_code == 0 and result.stderr == ""
+    records = [
+        {"id": f"p{i}{copy}", "abstract": f"We propose FooNet{i} on MATH500."}
+        for i in range(12)
+        for copy in "ab"
+    ]
+    many = write(tmp_path / "many.jsonl", "\n".join(map(json.dumps, records)))
+    result = runner.invoke(main, ["extract", str(many)])
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 11 and "kept 1 of 2 records" in warnings[0]
+    assert warnings[-1] == (
+        "Warning: 2 more papers each kept 1 of several records (2 records dropped); "
+        "`kg -v build` lists them"
+    )
+
+
+PLACEHOLDERS = ["TBD", "N/A", "Abstract: TBD", "-", "Coming soon.", "abstract", "…"]
+
+
+def test_placeholder_abstracts_are_skipped_with_a_warning(runner, tmp_path):
+    records = [{"id": f"p{i}", "abstract": a} for i, a in enumerate(PLACEHOLDERS)]
+    path = write(tmp_path / "tbd.jsonl", "\n".join(map(json.dumps, [*records, {"abstract": GOOD}])))
+    result = runner.invoke(main, ["extract", str(path)])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["text"] for line in result.stdout.splitlines()] == [GOOD]
+    for n, text in enumerate(PLACEHOLDERS, 1):
+        assert (
+            f"Warning: {path}:{n}: record has no abstract ({text!r} is a placeholder); "
+            "skipped" in result.stderr.splitlines()
+        )
+    strict = runner.invoke(main, ["extract", "--strict", str(path)])
+    assert strict.exit_code == 2 and "tbd.jsonl:1: record has no abstract ('TBD'" in strict.stderr
+
+
+BAD_IDS = [
+    ({"doi": "10.1234/abc def"}, "doi '10.1234/abc def' is not one DOI"),
+    ({"doi": "<10.1234/abc>"}, "doi '<10.1234/abc>' is not one DOI"),
+    ({"arxiv_id": "2401.1234x"}, "arxiv_id '2401.1234x' is not one arXiv id"),
+    ({"year": "20x6"}, "year '20x6' is not a year from 1900 to 2099"),
+    ({"year": "2016a"}, "year '2016a' is not a year from 1900 to 2099"),
+]
+
+
+def test_malformed_identifiers_are_dropped_with_a_warning_never_cut(runner, tmp_path):
+    records = [
+        {"abstract": f"We propose FooNet{i} on MATH500.", **fields}
+        for i, (fields, _) in enumerate(BAD_IDS)
+    ]
+    good = {
+        "abstract": GOOD,
+        "doi": "https://doi.org/10.1002/(SICI)1097-4636(199812)43:4<380::AID-JBM5>3.0.CO;2-C",
+        "arxiv_id": "arXiv:2401.01234v2",
+        "year": "2024-05-01",
+    }
+    path = write(tmp_path / "ids.jsonl", "\n".join(map(json.dumps, [*records, good])))
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["build", str(path), "-o", str(out), "-q", "--views", "none"])
+    assert result.exit_code == 0, result.output
+    for n, (_, message) in enumerate(BAD_IDS, 1):
+        assert f"Warning: {path}:{n}: {message}; dropped" in result.stderr.splitlines()
+    graph = Graph().parse(out / "kg.ttl")
+    ids = {str(o) for o in graph.objects(None, URIRef(str(DCTERMS.identifier)))}
+    assert {i for i in ids if i.startswith(("doi:", "arXiv:"))} == {
+        "doi:10.1002/(SICI)1097-4636(199812)43:4<380::AID-JBM5>3.0.CO;2-C",
+        "arXiv:2401.01234",
+    }
+    assert {str(o) for o in graph.objects(None, URIRef(str(DCTERMS.date)))} == {"2024"}
+    strict = runner.invoke(main, ["extract", "--strict", str(path)])
+    assert strict.exit_code == 2
+    assert "ids.jsonl:1: doi '10.1234/abc def' is not one DOI" in strict.stderr
+
+
+# --- what pages show is what the abstract says
+
+
+def test_bidi_controls_are_kept_in_the_data_and_shown_as_marks_in_pages(runner, tmp_path):
+    """U+202E would show "evil" as "live" and reorder the text after it: the data keep it
+    (offsets stay true), the pages show a mark, nowhere the control itself."""
+    abstract = f"We propose FooNet \u202eevil\u202c and Foo\u2066Bar\u2069Net. {GOOD}"
+    path = write(
+        tmp_path / "bidi.jsonl", json.dumps({"title": "A \u202etitle", "abstract": abstract})
+    )
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["build", str(path), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"Warning: {path}:1: bidirectional-text controls (U+202C, U+202E, U+2066, U+2069) "
+        "kept as given" in result.stderr
+    )
+    (record,) = map(json.loads, (out / "extractions.jsonl").open())
+    assert record["text"] == abstract
+    for entity in record["entities"]:
+        for m in entity["mentions"]:
+            assert record["text"][m["start"] : m["end"]] == m["text"]
+    pages = [out / "index.html", *(out / "papers").glob("*.html")]
+    assert len(pages) == 2
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert not re.search("[\u202a-\u202e\u2066-\u2069]", html), page
+        assert not re.search(r"\\u(202[a-e]|206[6-9])", html, re.IGNORECASE), page
+        assert "A [U+202E]title" in html
+    paper = pages[1].read_text(encoding="utf-8")
+    assert "[U+202E]evil[U+202C]" in paper and "Foo[U+2066]Bar[U+2069]Net" in paper
+
+
+# --- paths that are not regular files
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
+    """Reading a FIFO nobody writes to blocks forever: it is refused before it is opened
+    (run in a child process, so that a regression fails here instead of hanging)."""
+    fifo = tmp_path / "papers.txt"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "build", str(fifo), "-o", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"Error: {fifo}: is a named pipe (FIFO), not a regular file; "
+        "save the abstracts to a file and give that"
+    )
+    folder = tmp_path / "inputs"
+    write(folder / "a.txt", f"Papers 2026\n\n{GOOD}\n")
+    os.mkfifo(folder / "b.txt")
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "extract", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 1
+    assert f"Warning: {folder / 'b.txt'}: is a named pipe (FIFO)" in done.stderr
+
+
+def test_symbolic_link_loops_and_broken_links_say_what_they_are(runner, tmp_path):
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to(loop)
+    broken = tmp_path / "broken.txt"
+    broken.symlink_to(tmp_path / "gone.txt")
+    result = runner.invoke(main, ["build", str(loop), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"Error: {loop}: is a symbolic link loop (a link that leads back to itself)\n"
+    )
+    result = runner.invoke(main, ["build", str(broken), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert f"Error: {broken}: is a broken symbolic link (to {tmp_path / 'gone.txt'}" in (
+        result.stderr
+    )

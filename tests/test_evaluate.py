@@ -124,3 +124,23 @@ def test_cli_eval(runner, built, tmp_path):
     bad = write(tmp_path / "bad.jsonl", '{"text": "x"}\n{not json\n')
     failed = runner.invoke(main, ["eval", str(DEV), str(bad)])
     assert failed.exit_code == 2 and "bad.jsonl:2: not JSON" in failed.stderr
+
+
+def test_a_predictions_file_given_as_gold_names_the_file_and_line(runner, built, tmp_path):
+    predicted = built / "extractions.jsonl"
+    result = runner.invoke(main, ["eval", str(predicted)])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr == (
+        f"Error: {predicted}:1: the record has `paper` and `sentences`, as kg's extractions do; "
+        "is this a predictions file? `kg eval GOLD PREDICTED` takes the gold file first\n"
+    )
+    record = json.loads(DEV.read_text(encoding="utf-8").splitlines()[0])
+    record["relations"] = [{"head": "a", "relation": "uses", "tail": "b"}]
+    gold = write(tmp_path / "gold.jsonl", "\n" + json.dumps(record) + "\n")
+    result = runner.invoke(main, ["eval", str(gold), str(predicted)])
+    assert result.exit_code == 2
+    assert f"Error: {gold}:2: relation 1 is {{'head': 'a'," in result.stderr
+    listed = write(tmp_path / "list.jsonl", "[1, 2]\n")
+    result = runner.invoke(main, ["eval", str(DEV), str(listed)])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {listed}:1: a predicted record is a JSON object, not list\n"

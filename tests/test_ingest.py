@@ -99,3 +99,102 @@ def test_any_utf8_text_reads_without_crash_and_keeps_lines(lines):
         raw = path.read_text(encoding="utf-8").removeprefix("\ufeff").splitlines()
         for paper in papers:  # as written, but what no export can hold
             assert clean(raw[paper.line - 1].strip()) == paper.text
+
+
+@pytest.mark.parametrize(
+    ("text", "doi"),
+    [
+        ("10.1234/bar.5", "10.1234/bar.5"),
+        ("doi:10.1234/bar.5", "10.1234/bar.5"),
+        ("https://doi.org/10.1234/Bar.5", "10.1234/Bar.5"),
+        (  # an old SICI DOI: "<", ">" and ";" are part of it
+            "10.1002/(SICI)1097-4636(199812)43:4<380::AID-JBM5>3.0.CO;2-C",
+            "10.1002/(SICI)1097-4636(199812)43:4<380::AID-JBM5>3.0.CO;2-C",
+        ),
+        ("10.1234/abc def", None),
+        ("<10.1234/abc>", None),
+        ("see 10.1234/abc", None),
+        ("10.12/abc", None),
+    ],
+)
+def test_a_doi_is_taken_whole_or_not_at_all(text, doi):
+    from kg.ingest.identifiers import parse_doi
+
+    assert parse_doi(text) == doi
+
+
+@pytest.mark.parametrize(
+    ("text", "arxiv"),
+    [
+        ("2401.01234", "2401.01234"),
+        ("2401.01234v2", "2401.01234"),
+        ("arXiv:2401.12345", "2401.12345"),
+        ("https://arxiv.org/pdf/2401.12345v3.pdf", "2401.12345"),
+        ("hep-th/9901001", "hep-th/9901001"),
+        ("math.GT/0309136", "math.GT/0309136"),
+        ("2401.1234x", None),
+        ("2401.123", None),
+        ("arXiv 2401.12345 and more", None),
+    ],
+)
+def test_an_arxiv_id_is_taken_whole_or_not_at_all(text, arxiv):
+    from kg.ingest.identifiers import parse_arxiv
+
+    assert parse_arxiv(text) == arxiv
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [("2024", 2024), (" 2024 ", 2024), ("2024-05-01", 2024), ("2024-05-01T12:00:00Z", 2024)]
+    + [(t, None) for t in ("20x6", "2016a", "1850", "24", "2024/25", "May 2024")],
+)
+def test_a_year_is_taken_whole_or_not_at_all(text, year):
+    from kg.ingest.identifiers import parse_year
+
+    assert parse_year(text) == year
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+@example(text="10.1234/abc def")
+@example(text="2401.1234x")
+def test_identifiers_are_never_altered(text):
+    """Whatever a field holds, what is kept is in it as written, prefix aside."""
+    from kg.ingest.identifiers import parse_arxiv, parse_doi, parse_year
+
+    stripped = text.strip()
+    if (doi := parse_doi(text)) is not None:
+        assert stripped.endswith(doi) and not any(c.isspace() for c in doi)
+    if (arxiv := parse_arxiv(text)) is not None:
+        assert arxiv in stripped
+    if (year := parse_year(text)) is not None:
+        assert stripped.startswith(str(year))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["TBD", "tba", "N/A", "n.a.", "None", "NULL", "Abstract", "Abstract: TBD", "-", "…"]
+    + ["Coming soon", "To be announced.", "no abstract available", "🚀", "?!"],
+)
+def test_placeholders(text):
+    from kg.ingest.placeholders import is_placeholder
+
+    assert is_placeholder(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["word1.", "0", "We propose TBD-Net.", "x" * 100, "Abstract: we propose FooNet."]
+)
+def test_not_placeholders(text):
+    from kg.ingest.placeholders import is_placeholder
+
+    assert not is_placeholder(text)
+
+
+def test_size_limits_count_bytes_of_utf8(tmp_path):
+    from kg.ingest.limits import MAX_FIELD_BYTES, check_size
+
+    check_size("title", "x" * MAX_FIELD_BYTES, tmp_path / "a.jsonl", 1)
+    check_size("abstract", "é" * MAX_FIELD_BYTES, tmp_path / "a.jsonl", 1)
+    with pytest.raises(InputError, match=r"a.jsonl:7: the title is 98,304 bytes; kg's limit"):
+        check_size("title", "字" * (MAX_FIELD_BYTES // 2), tmp_path / "a.jsonl", 7)

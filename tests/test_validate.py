@@ -30,3 +30,19 @@ def test_a_corrupted_copy_names_node_and_shape(built, runner, tmp_path):
 def test_missing_export_is_exit_2(runner, tmp_path):
     result = runner.invoke(main, ["validate", str(tmp_path)])
     assert result.exit_code == 2 and "run `kg build` first" in result.stderr
+
+
+def test_broken_turtle_gives_the_whole_reason_with_line_and_column(runner, tmp_path):
+    broken = tmp_path / "kg.ttl"
+    broken.write_text('@prefix x: <http://x/> .\nx:a x:b "unterminated .\nx:c x:d x:e .\n')
+    result = runner.invoke(main, ["validate", str(broken)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: {broken}: not valid RDF: line 2, column 24: newline found in string literal "
+        "(in 'x:a x:b \"unterminated .')\n"
+    )
+    unbound = tmp_path / "unbound.ttl"
+    unbound.write_text("@prefix x: <http://x/> .\n\n   x:a x:b nope:c .\n")
+    result = runner.invoke(main, ["validate", str(unbound)])
+    assert result.exit_code == 2
+    assert 'line 3, column 12: Prefix "nope:" not bound' in result.stderr

@@ -3,12 +3,13 @@ CSV, TSV and BibTeX. The format comes from the extension and the content, or is 
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from kg.errors import InputError
 from kg.ingest.decode import read_text
+from kg.ingest.files import input_files
+from kg.ingest.merge import merge
 from kg.ingest.papers import clean, paper_id, parse_heading
 from kg.ingest.structured import read_bibtex, read_json, read_jsonl, read_table
 from kg.ingest.text import has_paragraphs, read_lines, read_paragraphs
@@ -23,8 +24,6 @@ __all__ = [
     "read_file",
     "read_inputs",
 ]
-
-log = logging.getLogger(__name__)
 
 #: the input formats, as `--format` names them
 FORMATS = ("lines", "paragraphs", "jsonl", "json", "csv", "tsv", "bibtex")
@@ -88,48 +87,16 @@ def read_file(path: Path, fmt: str | None = None, strict: bool = False) -> list[
     return papers
 
 
-def _expand(paths: Iterable[Path]) -> Iterator[Path]:
-    for path in paths:
-        if path.is_dir():
-            files = sorted(
-                p
-                for p in path.iterdir()
-                if p.suffix.lower() in SUFFIXES and p.is_file() and not p.name.startswith(".")
-            )
-            if not files:
-                raise InputError(path, f"directory holds no input files ({', '.join(SUFFIXES)})")
-            yield from files
-        elif path.exists():
-            yield path
-        else:
-            raise InputError(path, "no such file or directory")
-
-
 def read_inputs(paths: Iterable[Path], fmt: str | None = None, strict: bool = False) -> list[Paper]:
     """Every abstract from the given files and directories, one `Paper` per paper.
 
     The same paper met twice (the same abstract, or the same id from the input) is one
-    paper: the first wins.
+    paper: the first wins; records merged that differ otherwise are reported with counts.
 
     Raises:
-        InputError: a path is missing or a file cannot be read as abstracts.
+        InputError: a path is missing or not a regular file, or a file cannot be read as
+            abstracts.
     """
-    papers: dict[str, Paper] = {}
-    external: dict[str, str] = {}
-    for path in _expand(paths):
-        for paper in read_file(path, fmt, strict):
-            first_id = external.get(paper.external_id or "")
-            if paper.id in papers or first_id:
-                first = papers[first_id or paper.id]
-                log.info(
-                    "%s:%d repeats %s:%d; kept once",
-                    paper.source,
-                    paper.line,
-                    first.source,
-                    first.line,
-                )
-                continue
-            papers[paper.id] = paper
-            if paper.external_id:
-                external[paper.external_id] = paper.id
-    return list(papers.values())
+    return merge(
+        paper for path in input_files(paths, SUFFIXES) for paper in read_file(path, fmt, strict)
+    )

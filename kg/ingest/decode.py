@@ -5,14 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.errors import InputError
+from kg.ingest.files import check_file
 
 
 def read_text(path: Path) -> str:
     """The file's text. CRLF and CR line ends are left to `str.splitlines`.
 
     Raises:
-        InputError: missing, unreadable, not UTF-8 (with line, column and byte) or binary.
+        InputError: missing, not a regular file, unreadable, not UTF-8 (with line, column
+            and byte) or binary.
     """
+    check_file(path)  # before opening: a named pipe would block
     try:
         data = path.read_bytes()
     except FileNotFoundError:

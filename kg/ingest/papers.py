@@ -9,18 +9,30 @@ import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
+from kg import bidi
 from kg.errors import InputError
+from kg.ingest.identifiers import parse_arxiv, parse_doi, parse_year
+from kg.ingest.limits import check_size
+from kg.ingest.placeholders import is_placeholder
 from kg.model import Paper
 
 log = logging.getLogger(__name__)
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _VENUE = re.compile(r"\b([A-Za-z][A-Za-z-]*)\b")
-_ARXIV = re.compile(
-    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+/\d{7})(?:v\d+)?", re.IGNORECASE
-)
 _LINE_BREAK = re.compile(r"[ \t]*[\r\n]+[ \t]*")
-_DOI = re.compile(r"(?:doi\.org/|doi:)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
+#: the fields a record is read from, checked against their size limit before anything else
+_FIELDS = (
+    ("abstract",),
+    ("title",),
+    ("authors", "author"),
+    ("venue", "booktitle", "journal"),
+    ("url",),
+    ("doi",),
+    ("arxiv_id", "arxiv", "eprint"),
+    ("id",),
+    ("year",),
+)
 
 
 #: what no export can hold: C0 controls but tab and line breaks, lone surrogates (a JSON
@@ -65,9 +77,49 @@ def _authors(value: object) -> tuple[str, ...]:
     return tuple(n.strip() for n in names if n and n.strip())
 
 
-def _year(value: object) -> int | None:
-    match = _YEAR.search(str(value or ""))
-    return int(match.group(1)) if match else None
+def _first(fields: Mapping[str, object], names: tuple[str, ...]) -> tuple[str, object]:
+    """The first of `names` that the record fills in, and its value."""
+    return next(((n, fields[n]) for n in names if fields.get(n)), (names[0], None))
+
+
+def _check_sizes(fields: Mapping[str, object], source: Path, line: int) -> None:
+    for names in _FIELDS:
+        name, value = _first(fields, names)
+        if isinstance(value, str):
+            check_size(name, value, source, line)
+        elif isinstance(value, list | tuple):  # an author list: its names joined
+            check_size(name, _text(value), source, line)
+
+
+def _bad(source: Path, line: int, message: str, strict: bool) -> None:
+    """A field that is not what it says: a warning, or with `strict` an error."""
+    if strict:
+        raise InputError(source, message, line=line)
+    log.warning("%s:%d: %s; dropped", source, line, message)
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= 80 else value[:77] + "...")
+
+
+def _identifiers(
+    fields: Mapping[str, object], url: str, source: Path, line: int, strict: bool
+) -> tuple[str | None, str | None, int | None]:
+    """DOI, arXiv id and year of a record, each whole or left out with a warning."""
+    doi = arxiv = year = None
+    if text := _text(fields.get("doi")):
+        if (doi := parse_doi(text)) is None:
+            _bad(source, line, f"doi {_shown(text)} is not one DOI", strict)
+    name, value = _first(fields, ("arxiv_id", "arxiv", "eprint"))
+    if text := _text(value):
+        if (arxiv := parse_arxiv(text)) is None:
+            _bad(source, line, f"{name} {_shown(text)} is not one arXiv id", strict)
+    elif "arxiv.org/" in url:
+        arxiv = parse_arxiv(url)
+    if text := _text(fields.get("year")):
+        if (year := parse_year(text)) is None:
+            _bad(source, line, f"year {_shown(text)} is not a year from 1900 to 2099", strict)
+    return doi, arxiv, year
 
 
 def paper_from_record(
@@ -80,12 +132,15 @@ def paper_from_record(
     collection: str = "",
 ) -> Paper | None:
     """A paper from a record with an `abstract` (and optional title, id, authors, year,
-    venue, url, arxiv_id, doi); None, with a warning, when it has no abstract.
+    venue, url, arxiv_id, doi); None, with a warning, when it has no abstract or a
+    placeholder ("TBD"). A DOI, arXiv id or year that is not one is left out with a warning.
 
     Raises:
-        InputError: the record has no abstract and `strict` is set.
+        InputError: a field is over its size limit (`kg.ingest.limits`); with `strict`, the
+            record has no abstract or a field is not what it says.
     """
     fields = {str(k).strip().lower(): v for k, v in record.items()}
+    _check_sizes(fields, source, line)
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
     abstract = str(raw).strip() if raw is not None else ""
@@ -98,21 +153,27 @@ def paper_from_record(
             line,
         )
         abstract = clean(abstract)
-    if not abstract:
-        message = "record has no abstract; skipped"
+    if not abstract or is_placeholder(abstract):
+        message = "record has no abstract" + (
+            f" ({_shown(abstract)} is a placeholder)" if abstract else ""
+        )
         if strict:
-            raise InputError(source, message.replace("; skipped", ""), line=line)
-        log.warning("%s:%d: %s", source, line, message)
+            raise InputError(source, message, line=line)
+        log.warning("%s:%d: %s; skipped", source, line, message)
         return None
+    title = _text(fields.get("title"))
+    if controls := bidi.found(abstract + title):
+        log.warning(
+            "%s:%d: bidirectional-text controls (%s) kept as given; pages show each as a "
+            "visible mark such as [%s]",
+            source,
+            line,
+            ", ".join(controls),
+            controls[0],
+        )
     url = _text(fields.get("url"))
-    arxiv = _ARXIV.search(
-        _text(fields.get("arxiv_id") or fields.get("arxiv") or fields.get("eprint"))
-    )
-    if arxiv is None and "arxiv.org" in url:
-        arxiv = _ARXIV.search(url)
-    doi = _DOI.search(_text(fields.get("doi")))
+    doi, arxiv, year = _identifiers(fields, url, source, line, strict)
     venue = _text(fields.get("venue") or fields.get("booktitle") or fields.get("journal"))
-    year = _year(fields.get("year"))
     if not venue and collection:
         venue, year = parse_heading(collection)[0] or "", year or parse_heading(collection)[1]
     return Paper(
@@ -124,10 +185,10 @@ def paper_from_record(
         collection=clean(collection),
         venue=venue or None,
         year=year,
-        title=_text(fields.get("title")),
+        title=title,
         authors=_authors(fields.get("authors") or fields.get("author")),
         url=url or None,
-        doi=doi.group(1).rstrip(".,;") if doi else None,
-        arxiv_id=arxiv.group(1) if arxiv else None,
+        doi=doi,
+        arxiv_id=arxiv,
         external_id=_text(fields.get("id") or fields.get("ID")) or None,
     )

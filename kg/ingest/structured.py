@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 
 from kg.errors import InputError
+from kg.ingest.limits import MAX_ABSTRACT_BYTES, oversized
 from kg.ingest.papers import paper_from_record
 from kg.model import Paper
 
@@ -69,14 +70,27 @@ def read_json(path: Path, text: str, strict: bool) -> list[Paper | None]:
 
 def read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Paper | None]:
     """CSV or TSV with a header row that names an `abstract` column."""
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [h.strip().lower() for h in reader.fieldnames or []]
-    if "abstract" not in header:
-        found = ", ".join(header) or "none"
-        raise InputError(path, f"no `abstract` column in the header (found: {found})", line=1)
-    papers: list[Paper | None] = []
+    # the csv module's own limit (128 KB a cell) is below an abstract's: lifted while reading,
+    # so that a cell too large gets kg's message
+    previous = csv.field_size_limit(MAX_ABSTRACT_BYTES + 1)
     try:
+        return _read_table(path, text, strict, delimiter)
+    finally:
+        csv.field_size_limit(previous)
+
+
+def _read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Paper | None]:
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    papers: list[Paper | None] = []
+    done = 0  # the last line of the last record read
+    try:
+        header = [h.strip().lower() for h in reader.fieldnames or []]
+        done = reader.line_num
+        if "abstract" not in header:
+            found = ", ".join(header) or "none"
+            raise InputError(path, f"no `abstract` column in the header (found: {found})", line=1)
         for i, row in enumerate(reader, 1):
+            done = reader.line_num
             if None in row:  # more cells than the header names
                 _skip(path, reader.line_num, "more cells than the header has columns", strict)
                 continue
@@ -84,6 +98,9 @@ def read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Pape
                 paper_from_record(row, source=path, line=reader.line_num, index=i, strict=strict)
             )
     except csv.Error as error:
+        if "field larger than field limit" in str(error):
+            what = f"a cell of the record is over {MAX_ABSTRACT_BYTES:,} characters"
+            raise oversized(path, done + 1, what, MAX_ABSTRACT_BYTES) from None
         raise InputError(
             path, f"not {('CSV', 'TSV')[delimiter == chr(9)]}: {error}", line=reader.line_num
         ) from None

@@ -13,6 +13,7 @@ import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 from spacy.displacy.render import EntityRenderer
 
+from kg import bidi
 from kg.graph import entity_node, paper_node
 from kg.model import (
     Assertion,
@@ -162,8 +163,8 @@ def _page(
     height: str,
     content: str = "",
 ) -> str:
-    nodes, edges = vis
-    return (
+    nodes, edges = (_visible(items) for items in vis)
+    html = (
         _env()
         .get_template("graph.html")
         .render(
@@ -179,8 +180,21 @@ def _page(
             height=height,
             content=content,
         )
-        + "\n"
     )
+    # what the page shows is what the input says: no control reorders it (`kg.bidi`)
+    return bidi.visible(html) + "\n"
+
+
+def _visible(items: list[dict]) -> list[dict]:
+    """vis nodes or edges whose label, tooltip and search key show bidirectional controls as
+    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page)."""
+    return [
+        {
+            k: bidi.visible(v) if k in ("label", "title", "search") and isinstance(v, str) else v
+            for k, v in d.items()
+        }
+        for d in items
+    ]
 
 
 def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:

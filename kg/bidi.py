@@ -1,0 +1,24 @@
+"""Unicode controls that reorder how text is shown (U+202E RIGHT-TO-LEFT OVERRIDE, ...).
+
+An abstract holding them is kept as given (every offset stays true), but a page drawing them
+as they are would show another text than the abstract ("Trojan Source", CVE-2021-42574):
+the views show each as a visible mark, such as "[U+202E]".
+"""
+
+from __future__ import annotations
+
+import re
+
+#: embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069); the marks
+#: LRM, RLM and ALM only settle neutral characters and are left alone
+CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def found(text: str) -> list[str]:
+    """The controls in `text` as "U+202E", each once, in code point order."""
+    return sorted({f"U+{ord(c):04X}" for c in CONTROLS.findall(text)})
+
+
+def visible(text: str) -> str:
+    """`text` with each control replaced by a mark that shows it ("[U+202E]")."""
+    return CONTROLS.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
