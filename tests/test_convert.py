@@ -48,10 +48,12 @@ def test_a_child_that_cannot_write_names_the_file(nt, tmp_path):
         conversion.wait()
 
 
-def test_no_targets_start_no_process(nt):
+def test_no_targets_start_no_process(nt, tmp_path):
     conversion = Conversion(nt, [], PREFIXES)
-    conversion.wait()
+    assert conversion._process is None
+    conversion.wait()  # nothing to wait for, nothing to cancel: neither raises
     conversion.cancel()
+    assert list(tmp_path.iterdir()) == [nt]  # and nothing was written
 
 
 def test_a_child_never_makes_a_file(nt, tmp_path):

@@ -249,14 +249,9 @@ def overview_view(graph: nx.MultiDiGraph, title: str) -> View:
     return View(signatures, tuple(sorted(chosen)), title, note, sub=False, extra_edges=links)
 
 
-def paper_page(ex: Extraction, site: Site, extractor: str) -> str:
-    """A paper's page: its graph neighbourhood, the abstract with every mention highlighted
-    (displaCy), and what was read from it."""
-    return paper_view(ex, site, extractor).render()
-
-
 def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
-    """What a paper's page shows (see `paper_page`)."""
+    """What a paper's page shows: its graph neighbourhood, the abstract with every mention
+    highlighted (displaCy), and what was read from it."""
     p, graph = ex.paper, site.graph
     me = paper_node(p.id)
     mine = set(graph.successors(me))
@@ -350,13 +345,8 @@ def _displacy() -> EntityRenderer:
     )
 
 
-def entity_page(entity: Entity, site: Site) -> str:
-    """An entity's page: the papers around it and their relations, and reported figures."""
-    return entity_view(entity, site).render()
-
-
 def entity_view(entity: Entity, site: Site) -> View:
-    """What an entity's page shows (see `entity_page`)."""
+    """What an entity's page shows."""
     graph = site.graph
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
