@@ -278,6 +278,13 @@ def _files(files: tuple[Path, ...], out: Path) -> str:
     show_default=True,
     help="SPARQL engine: Oxigraph (fast) or rdflib.",
 )
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds the query may run (loading the graph not counted); 0: no limit.",
+)
 @click.option("--list", "list_queries", is_flag=True, help="List the bundled queries.")
 @_handle_errors
 def query(
@@ -286,6 +293,7 @@ def query(
     fmt: str,
     params: tuple[str, ...],
     engine: str,
+    timeout: float,
     list_queries: bool,
 ) -> None:
     """Run a SPARQL QUERY over the exports (default: exports/).
@@ -293,7 +301,8 @@ def query(
     QUERY is the name of a bundled query (see --list), a .rq file or a query string. PATHS
     are Turtle, N-Triples or JSON-LD files or directories. The prefixes kg, entity, paper,
     skos, rdfs, dcterms, prov, oa, ... are declared for you. An ASK query prints yes or no
-    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle.
+    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle. A query that runs past --timeout
+    is stopped (exit 2).
 
     \b
     Examples:
@@ -304,14 +313,14 @@ def query(
     """
     from kg.errors import QueryError
     from kg.queries import (
+        answer_query,
         bundled_queries,
         check_required,
         find_query,
         parse_params,
         query_file,
-        resolve,
     )
-    from kg.query import format_answer, load_graph, load_store, read_query, run_query
+    from kg.query import format_answer, read_query
 
     if list_queries:
         for q in bundled_queries():
@@ -331,9 +340,7 @@ def query(
     if bundled:
         check_required(bundled, values)
     targets = list(paths) or [Path("exports")]
-    store = load_graph(targets) if engine == "rdflib" else load_store(targets)
-    bindings = resolve(values, targets, engine, store)
-    answer = run_query(text, targets, engine=engine, bindings=bindings, store=store)
+    answer = answer_query(text, targets, engine=engine, values=values, timeout=timeout or None)
     click.echo(format_answer(answer, fmt), nl=False)
     if answer.boolean is False:
         sys.exit(1)
