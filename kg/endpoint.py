@@ -319,8 +319,12 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
         The number of triples sent.
 
     Raises:
-        KgError: the store cannot be reached or refuses the graph.
+        KgError: the endpoint is not an HTTP(S) URL, the store cannot be reached or it
+            refuses the graph.
     """
+    scheme = urllib.parse.urlsplit(endpoint).scheme.lower()
+    if scheme not in ("http", "https"):
+        raise KgError(f"--endpoint {endpoint}: not an http:// or https:// URL of a store")
     path = _export(exports)
     data = path.read_bytes()
     separator = "&" if "?" in endpoint else "?"

@@ -437,6 +437,17 @@ def test_a_port_out_of_range_is_a_usage_error(runner, built):
     assert "Stack backtrace" not in result.stderr and "os error" not in result.stderr
 
 
+def test_push_refuses_a_url_that_is_not_http(runner, built, tmp_path):
+    target = tmp_path / "store.nt"
+    target.write_text("")
+    result = runner.invoke(main, ["push", str(built), "--endpoint", target.as_uri()])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: --endpoint {target.as_uri()}: not an http:// or https:// URL of a store\n"
+    )
+    assert target.read_text() == ""
+
+
 def test_serve_help_states_the_defaults_and_what_is_refused(runner):
     text = runner.invoke(main, ["serve", "--help"]).stdout
     for words in ("127.0.0.1", "[default: 30", "SERVICE", "Host", "Origin", "--allow-remote"):
