@@ -202,6 +202,7 @@ def test_a_query_past_its_timeout_is_stopped(runner, built, engine):
 
     import psutil
 
+    before = set(psutil.Process().children())
     start = time.monotonic()
     result = runner.invoke(main, ["query", HEAVY, str(built), "--engine", engine, "--timeout", "1"])
     assert result.exit_code == 2, result.output
@@ -209,7 +210,7 @@ def test_a_query_past_its_timeout_is_stopped(runner, built, engine):
         "Error: the query ran past the 1 s timeout (give more with --timeout)\n"
     )
     assert time.monotonic() - start < 30
-    assert psutil.Process().children() == []  # nothing left computing
+    assert set(psutil.Process().children()) <= before  # nothing left computing
 
 
 def test_queries_have_a_timeout_by_default(runner):
