@@ -287,6 +287,13 @@ def _files(files: tuple[Path, ...], out: Path) -> str:
     show_default=True,
     help="SPARQL engine: Oxigraph (fast) or rdflib.",
 )
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds the query may run (loading the graph not counted); 0: no limit.",
+)
 @click.option("--list", "list_queries", is_flag=True, help="List the bundled queries.")
 @_handle_errors
 def query(
@@ -295,6 +302,7 @@ def query(
     fmt: str,
     params: tuple[str, ...],
     engine: str,
+    timeout: float,
     list_queries: bool,
 ) -> None:
     """Run a SPARQL QUERY over the exports (default: exports/).
@@ -302,7 +310,8 @@ def query(
     QUERY is the name of a bundled query (see --list), a .rq file or a query string. PATHS
     are Turtle, N-Triples or JSON-LD files or directories. The prefixes kg, entity, paper,
     skos, rdfs, dcterms, prov, oa, ... are declared for you. An ASK query prints yes or no
-    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle.
+    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle. A query that runs past --timeout
+    is stopped (exit 2).
 
     \b
     Examples:
@@ -313,14 +322,14 @@ def query(
     """
     from kg.errors import QueryError
     from kg.queries import (
+        answer_query,
         bundled_queries,
         check_required,
         find_query,
         parse_params,
         query_file,
-        resolve,
     )
-    from kg.query import format_answer, load_graph, load_store, read_query, run_query
+    from kg.query import format_answer, read_query
 
     if list_queries:
         for q in bundled_queries():
@@ -340,9 +349,7 @@ def query(
     if bundled:
         check_required(bundled, values)
     targets = list(paths) or [Path("exports")]
-    store = load_graph(targets) if engine == "rdflib" else load_store(targets)
-    bindings = resolve(values, targets, engine, store)
-    answer = run_query(text, targets, engine=engine, bindings=bindings, store=store)
+    answer = answer_query(text, targets, engine=engine, values=values, timeout=timeout or None)
     click.echo(format_answer(answer, fmt), nl=False)
     if answer.boolean is False:
         sys.exit(1)
@@ -492,14 +499,56 @@ def explain(name: str, exports: Path) -> None:
 @main.command()
 @click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=7878, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=7878,
+    show_default=True,
+    help="Port to listen on (0: any free port, printed).",
+)
 @click.option("--writable", is_flag=True, help="Accept SPARQL updates and graph uploads.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="Seconds a query or update may run before it is stopped (HTTP 503).",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Run SERVICE (federated queries) and LOAD, which make the server fetch URLs.",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name the server answers to in the Host header (a DNS name, a proxy's).",
+)
 @_handle_errors
-def serve(exports: Path, host: str, port: int, writable: bool) -> None:
+def serve(
+    exports: Path,
+    host: str,
+    port: int,
+    writable: bool,
+    timeout: float,
+    allow_remote: bool,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """Serve the exports as a SPARQL 1.1 endpoint (Oxigraph), read-only by default.
 
     Loads kg.nt and the ontology into a fresh store and answers the SPARQL 1.1 Protocol at
-    /query (and the Graph Store Protocol at /store) until Ctrl-C.
+    /query (/update with --writable) and the Graph Store Protocol at /store, on 127.0.0.1
+    unless --host says otherwise, until Ctrl-C, SIGTERM or SIGHUP, or until the process
+    that started it ends; then the store is removed.
+
+    Refused with HTTP 403: a Host header that is not this server (DNS rebinding: the
+    loopback names, the --host, the --allow-host names); a POST, PUT or DELETE from a web
+    page of another site (its Origin header); SERVICE and LOAD unless --allow-remote;
+    changes unless --writable. A query or update is stopped after --timeout seconds (30),
+    or as soon as its client leaves. Exits 2 with one line if it cannot listen (the port is
+    taken) or Oxigraph stops.
 
     \b
     Example:
@@ -507,19 +556,25 @@ def serve(exports: Path, host: str, port: int, writable: bool) -> None:
       curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * { ?s ?p ?o } LIMIT 3' \\
            http://127.0.0.1:7878/query
     """
-    from kg.endpoint import start_server
+    from kg.endpoint import Server, run_server
 
-    server = start_server(exports, host=host, port=port, writable=writable)
-    mode = "read-write" if writable else "read-only"
-    click.echo(f"SPARQL endpoint ({mode}): {server.query_url}")
-    click.echo(f"Graph Store endpoint:    {server.store_url}")
-    click.echo("Ctrl-C to stop", err=True)
-    try:
-        server.process.wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
+    def ready(server: Server) -> None:
+        mode = "read-write" if writable else "read-only"
+        click.echo(f"SPARQL endpoint ({mode}): {server.query_url}")
+        click.echo(f"Graph Store endpoint:    {server.store_url}")
+        click.echo(f"Queries stop after {timeout:g} s; Ctrl-C to stop", err=True)
+
+    stopped = run_server(
+        exports,
+        ready,
+        host=host,
+        port=port,
+        writable=writable,
+        query_timeout=timeout,
+        allow_remote=allow_remote,
+        allow_hosts=allow_hosts,
+    )
+    click.echo(f"Stopped ({stopped}); the store is removed", err=True)
 
 
 @main.command()

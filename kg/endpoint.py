@@ -3,23 +3,37 @@ any SPARQL 1.1 store with the Graph Store HTTP Protocol."""
 
 from __future__ import annotations
 
+import logging
+import math
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kg.errors import InputError, KgError
+from kg.host_origin import Site
 from kg.namespaces import DATASET
+from kg.oxigraph_pool import Pool
+from kg.processes import tied
 from kg.resources import ontology_dir
+from kg.sparql_front import Front, Settings, make_front
+
+log = logging.getLogger(__name__)
 
 #: the named graph `kg push` replaces unless told otherwise
 DEFAULT_GRAPH = str(DATASET)
+#: seconds a query (or update) may run, at the endpoint and in `kg query`
+DEFAULT_TIMEOUT = 30.0
 
 
 def oxigraph_binary() -> str | None:
@@ -44,12 +58,16 @@ def _export(exports: Path) -> Path:
 
 @dataclass
 class Server:
-    """A running Oxigraph server: its process, its URLs and its store directory."""
+    """A running `kg serve`: the checking front, its Oxigraph servers and their store."""
 
-    process: subprocess.Popen[bytes]
+    front: Front
+    pool: Pool
     url: str
-    store: Path
-    _tmp: tempfile.TemporaryDirectory[str] | None = None
+    #: the process that started this one, when it started serving
+    parent: int
+    _tmp: Path
+    _lock: int | None
+    _thread: threading.Thread
 
     @property
     def query_url(self) -> str:
@@ -61,16 +79,52 @@ class Server:
         """The Graph Store HTTP Protocol endpoint."""
         return f"{self.url}/store"
 
+    @property
+    def failure(self) -> str | None:
+        """Why it stopped serving (an Oxigraph server died), else None."""
+        return self.pool.failure
+
     def stop(self) -> None:
-        """Stop the server and remove its temporary store."""
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+        """Stop serving, end the Oxigraph servers and remove their store."""
+        if self._thread.is_alive():
+            self.front.shutdown()
+        self.front.server_close()
+        self.pool.close()
+        _remove(self._tmp, self._lock)
+        self._lock = None
+
+
+#: the temporary folders of kg serve, each locked (`lock`) by the process serving it
+_TMP_PREFIX = "kg-serve-"
+
+
+def _lock(path: Path, *, wait: bool = True) -> int | None:
+    """An open file descriptor holding an exclusive lock on `path`, or None if another
+    process holds it (or locks do not exist here)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _remove_stale_stores() -> None:
+    """Remove the store folders of kg serve processes that were killed: SIGKILL leaves
+    no chance to clean up, but it releases the folder's lock."""
+    for path in Path(tempfile.gettempdir()).glob(f"{_TMP_PREFIX}*"):
+        if not (path / "lock").is_file():
+            continue  # being made, or not ours
+        fd = _lock(path / "lock", wait=False)
+        if fd is not None:
+            log.info("removing %s, left by a kg serve that was killed", path)
+            shutil.rmtree(path, ignore_errors=True)
+            os.close(fd)
 
 
 def start_server(
@@ -79,50 +133,140 @@ def start_server(
     host: str = "127.0.0.1",
     port: int = 7878,
     writable: bool = False,
-    timeout: float = 30.0,
+    query_timeout: float = DEFAULT_TIMEOUT,
+    allow_remote: bool = False,
+    allow_hosts: Sequence[str] = (),
+    workers: int | None = None,
+    start_timeout: float = 30.0,
 ) -> Server:
     """Load the exports (and the ontology) into a fresh store and serve it over HTTP.
 
-    With `exports` None the store starts empty and writable (a target for `kg push`).
+    With `exports` None the store starts empty and writable (a target for `kg push`). The
+    front on `host`:`port` checks every request (see `kg.sparql_front`) and passes it to one
+    of `workers` Oxigraph servers on loopback ports (one for a writable store).
 
     Raises:
-        KgError: oxigraph is missing, the data cannot be loaded or the server does not start.
+        KgError: the address cannot be listened on, oxigraph is missing, the data cannot be
+            loaded or the server does not start.
     """
+    parent = os.getppid()
     binary = _oxigraph()
-    tmp = tempfile.TemporaryDirectory(prefix="kg-oxigraph-")
-    store = Path(tmp.name)
-    if exports is not None:
-        files = [_export(exports), ontology_dir() / "kg.ttl"]
-        file_args = [arg for f in files for arg in ("--file", str(f))]
-        done = subprocess.run(
-            [binary, "load", "--location", str(store), *file_args],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            tmp.cleanup()
-            raise KgError(f"oxigraph could not load the exports: {done.stderr.strip()[:300]}")
-    mode = "serve" if writable or exports is None else "serve-read-only"
-    process = subprocess.Popen(
-        [binary, mode, "--location", str(store), "--bind", f"{host}:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    if not 0 <= port <= 65535:
+        raise KgError(f"port {port} is not a TCP port (0 to 65535)")
+    if query_timeout <= 0:
+        raise KgError("the query timeout must be more than 0 seconds")
+    writable = writable or exports is None
+    pool_size = workers or min(4, os.cpu_count() or 1)
+    _remove_stale_stores()
+    tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX))
+    lock = _lock(tmp / "lock")
+    store, logs = tmp / "store", tmp / "logs"
+    logs.mkdir()
+    pool = Pool(
+        binary,
+        store,
+        logs,
+        writable=writable,
+        size=pool_size,
+        backstop_s=math.ceil(query_timeout) + 5,
+        start_timeout=start_timeout,
     )
-    server = Server(process, f"http://{host}:{port}", store, tmp)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
-            tmp.cleanup()
-            raise KgError(f"oxigraph stopped at start on {host}:{port}: {err.strip()[:300]}")
+    front: Front | None = None
+    try:
         try:
-            ask(server.query_url, "ASK { }")
-            return server
+            front = make_front(host, port, Settings(Site.serving(host, port)), pool)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise KgError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
+        bound = int(front.server_address[1])  # the port, where `port` 0 asked for any
+        url_host = f"[{host}]" if ":" in host else host
+        front.settings = Settings(
+            Site.serving(host, bound, allow_hosts), writable, allow_remote, query_timeout
+        )
+        if exports is not None:
+            _load(binary, _export(exports), store)
+        pool.start()
+    except BaseException:
+        if front is not None:
+            front.server_close()
+        pool.close()
+        _remove(tmp, lock)
+        raise
+    thread = threading.Thread(target=front.serve_forever, name="kg-serve", daemon=True)
+    thread.start()
+    return Server(front, pool, f"http://{url_host}:{bound}", parent, tmp, lock, thread)
+
+
+def _remove(tmp: Path, lock: int | None) -> None:
+    shutil.rmtree(tmp, ignore_errors=True)
+    if lock is not None:
+        os.close(lock)
+
+
+def _load(binary: str, export: Path, store: Path) -> None:
+    files = [export, ontology_dir() / "kg.ttl"]
+    file_args = [arg for f in files for arg in ("--file", str(f))]
+    done = subprocess.run(
+        tied([binary, "load", "--location", str(store), *file_args]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        error = next((x for x in done.stderr.splitlines() if x.startswith("Error")), done.stderr)
+        raise KgError(f"oxigraph could not load the exports: {error.strip()[:300]}")
+
+
+#: the signals that stop `kg serve` (each left alone where it was ignored: nohup, or SIGINT
+#: of a job a script started with &)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def run_server(exports: Path | None, on_ready: Callable[[Server], None], **options: Any) -> str:
+    """Start a server (`start_server` with `options`), tell `on_ready`, and serve until
+    SIGINT, SIGTERM or SIGHUP, or until the process that started this one ends; then stop
+    it: its Oxigraph servers end and its store is removed. Call it from the main thread; a
+    signal that comes while the store loads stops it as soon as it is loaded.
+
+    Returns:
+        What stopped it: the signal's name or "parent process ended".
+
+    Raises:
+        KgError: it could not start, or an Oxigraph server died or could not be restarted.
+    """
+    stopped: list[str] = []
+    wake = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stopped.append(signal.Signals(signum).name)
+        wake.set()
+
+    previous = {}
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, on_signal)
+    try:
+        try:
+            server = start_server(exports, **options)
         except KgError:
-            time.sleep(0.1)
-    server.stop()
-    raise KgError(f"oxigraph did not answer on {host}:{port} within {timeout:.0f} s")
+            if stopped:  # Ctrl-C reached `oxigraph load` too
+                return stopped[0]
+            raise
+        try:
+            if not wake.is_set():
+                on_ready(server)
+            while not wake.wait(0.2):
+                if server.failure is not None:
+                    raise KgError(server.failure)
+                if os.getppid() != server.parent:
+                    stopped.append("parent process ended")
+                    break
+        finally:
+            server.stop()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    return stopped[0]
 
 
 def _request(request: urllib.request.Request, timeout: float = 60.0) -> bytes:
@@ -175,8 +319,12 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
         The number of triples sent.
 
     Raises:
-        KgError: the store cannot be reached or refuses the graph.
+        KgError: the endpoint is not an HTTP(S) URL, the store cannot be reached or it
+            refuses the graph.
     """
+    scheme = urllib.parse.urlsplit(endpoint).scheme.lower()
+    if scheme not in ("http", "https"):
+        raise KgError(f"--endpoint {endpoint}: not an http:// or https:// URL of a store")
     path = _export(exports)
     data = path.read_bytes()
     separator = "&" if "?" in endpoint else "?"

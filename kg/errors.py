@@ -15,8 +15,13 @@ class InputError(KgError):
     def __init__(self, path: object, message: str, line: int | None = None) -> None:
         self.path = str(path)
         self.line = line
+        self.reason = message
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, int | None]]:
+        # so that it crosses a process boundary whole (the default passes only the message)
+        return (InputError, (self.path, self.reason, self.line))
 
 
 class ExportError(KgError):

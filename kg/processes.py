@@ -1,15 +1,25 @@
-"""Worker processes that leave with the build that started them, and tasks run in a
-forked child while the build goes on."""
+"""Worker processes that leave with the build that started them, tasks run in a forked
+child while the build goes on, tasks cut off at a deadline, and server children that die
+with the thread that started them."""
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.process
 import os
+import signal
+import sys
 import threading
 import time
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
+from typing import TypeVar
+
+from kg.errors import KgError
+
+S = TypeVar("S")
+T = TypeVar("T")
 
 
 def exit_with(parent: int) -> None:
@@ -95,3 +105,97 @@ def _run(task: Callable[[], object]) -> str | None:
 def _child(task: Callable[[], object], send: Connection) -> None:
     send.send_bytes((_run(task) or "").encode("utf-8", "replace"))
     send.close()
+
+
+class TimedOutError(Exception):
+    """A task ran past its deadline and was killed."""
+
+
+class ChildCrashedError(Exception):
+    """A task's child process failed with a bug (its traceback is the message) or died."""
+
+
+def run_timed(prepare: Callable[[], S], task: Callable[[S], T], seconds: float | None) -> T:
+    """`task(prepare())` in a forked child process, killed once `task` has run `seconds`
+    (the clock starts when `prepare` returns; None: no limit). A query in Rust cannot be
+    interrupted from Python, a process can. Where processes cannot fork, it runs here.
+
+    Raises:
+        TimedOutError: the task ran past the deadline (its child is gone).
+        KgError: the one the child raised.
+        ChildCrashedError: the child failed otherwise.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return task(prepare())
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_timed_child, args=(prepare, task, send, os.getpid()), daemon=True
+    )
+    child.start()
+    send.close()
+    try:
+        kind, value = _receive(receive)
+        if kind == "ready":
+            if seconds is not None and not receive.poll(seconds):
+                raise TimedOutError(f"the task ran past {seconds:g} s")
+            kind, value = _receive(receive)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+    if kind == "error":
+        assert isinstance(value, KgError)
+        raise value
+    if kind == "bug":
+        raise ChildCrashedError(value)
+    return value  # type: ignore[return-value]
+
+
+def _receive(receive: Connection) -> tuple[str, object]:
+    try:
+        return receive.recv()  # type: ignore[no-any-return]
+    except EOFError:  # the child died before it could say
+        raise ChildCrashedError("the task's process died") from None
+
+
+def _timed_child(
+    prepare: Callable[[], object], task: Callable[[object], object], send: Connection, parent: int
+) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    exit_with(parent)
+    try:
+        state = prepare()
+        send.send(("ready", None))
+        send.send(("ok", task(state)))
+    except KgError as error:
+        send.send(("error", error))
+    except Exception:
+        send.send(("bug", traceback.format_exc()))
+    send.close()
+
+
+# Run in a small Python before the server: ask the kernel to kill it when its parent ends
+# (PR_SET_PDEATHSIG = 1; kept across exec), then become the server.
+_TIED = """\
+import ctypes, os, signal, sys
+try:
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+except (OSError, AttributeError):
+    pass
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(1)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
+
+
+def tied(argv: Sequence[str]) -> list[str]:
+    """A command line that runs `argv` as a child the kernel kills (SIGKILL) when this
+    process ends, even killed with SIGKILL. Linux only; elsewhere `argv` as it is.
+
+    Some kernels take the thread that starts the child for its parent: start such children
+    from a thread that lives as long as they should."""
+    if not sys.platform.startswith("linux"):
+        return list(argv)
+    return [sys.executable, "-I", "-S", "-c", _TIED, str(os.getpid()), *argv]

@@ -16,7 +16,8 @@ from pathlib import Path
 from kg.errors import QueryError
 from kg.names import fold
 from kg.namespaces import PAPER, PREFIXES
-from kg.query import Term, run_query
+from kg.processes import TimedOutError, run_timed
+from kg.query import Answer, Term, load_graph, load_store, run_query
 from kg.resources import queries_dir
 
 _PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")
@@ -127,3 +128,35 @@ def resolve(
                 )
             out[name] = Term("uri", labels[fold(value)])
     return out
+
+
+def answer_query(
+    text: str,
+    paths: Sequence[Path],
+    *,
+    engine: str = "oxigraph",
+    values: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> Answer:
+    """Load the graph, bind `values` (see `resolve`) and run the query, in a child process
+    killed once the query has run `timeout` seconds (None: no limit; loading is not
+    counted). Neither engine can stop a query midway; killing its process can.
+
+    Raises:
+        QueryError: the query is malformed, unsafe, fails or runs past the timeout.
+        InputError: an RDF file is missing or malformed.
+    """
+
+    def prepare() -> object:
+        return load_graph(paths) if engine == "rdflib" else load_store(paths)
+
+    def task(store: object) -> Answer:
+        bindings = resolve(values or {}, paths, engine, store)
+        return run_query(text, paths, engine=engine, bindings=bindings, store=store)
+
+    try:
+        return run_timed(prepare, task, timeout)
+    except TimedOutError:
+        raise QueryError(
+            f"the query ran past the {timeout:g} s timeout (give more with --timeout)"
+        ) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 
+import psutil
 import pytest
 from conftest import need_tool
 
@@ -34,6 +35,7 @@ def oxigraph():
 
 def test_serve_answers_sparql_over_http_read_only(oxigraph, built):
     server = start_server(built, port=free_port())
+    pids = server.pool.pids()
     try:
         result = sparql_select(
             server.query_url,
@@ -45,7 +47,7 @@ def test_serve_answers_sparql_over_http_read_only(oxigraph, built):
             push(built, server.store_url, "https://example.org/g")
     finally:
         server.stop()
-    assert server.process.poll() is not None
+    assert pids and not any(psutil.pid_exists(pid) for pid in pids)
 
 
 def test_push_twice_replaces_and_never_duplicates(oxigraph, built, runner):

@@ -66,3 +66,71 @@ def test_a_reply_cut_short_is_a_clean_error(monkeypatch):
         ForkedError, match=r"^a forked task's reply was cut short \(it exited with 0\)$"
     ):
         Forked(lambda: None).wait()
+
+
+def test_run_timed_returns_the_answer_and_the_childs_kg_error(tmp_path):
+    from kg.errors import InputError
+    from kg.processes import run_timed
+
+    assert run_timed(lambda: 20, lambda n: n + 1, 10) == 21
+    with pytest.raises(InputError, match="x.ttl:3: broken") as caught:
+        run_timed(
+            lambda: None, lambda _: (_ for _ in ()).throw(InputError("x.ttl", "broken", 3)), 10
+        )
+    assert caught.value.path == "x.ttl" and caught.value.line == 3
+
+
+def test_run_timed_kills_a_task_past_its_deadline_but_not_its_preparation(tmp_path):
+    import time
+
+    import psutil
+
+    from kg.processes import TimedOutError, run_timed
+
+    marker = tmp_path / "pid"
+
+    def spin(_: object) -> None:
+        marker.write_text(str(os.getpid()))
+        while True:
+            pass
+
+    start = time.monotonic()
+    with pytest.raises(TimedOutError):
+        run_timed(lambda: time.sleep(1.5), spin, 0.5)
+    assert 1.9 < time.monotonic() - start < 10  # 1.5 s of preparation, then 0.5 s
+    assert not psutil.pid_exists(int(marker.read_text()))
+
+
+def test_a_tied_child_dies_with_the_process_that_started_it_even_killed(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    code = (
+        "import subprocess, time\n"
+        "from kg.processes import tied\n"
+        "print(subprocess.Popen(tied(['/bin/sleep', '60'])).pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, cwd=tmp_path)
+    assert parent.stdout is not None
+    child = psutil.Process(int(parent.stdout.readline()))
+    try:
+        time.sleep(0.3)  # it has become sleep
+        assert child.is_running() and child.status() != psutil.STATUS_ZOMBIE
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and child.is_running():
+            if child.status() == psutil.STATUS_ZOMBIE:
+                break
+            time.sleep(0.05)
+        assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+    finally:
+        if child.is_running():
+            child.kill()

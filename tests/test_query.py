@@ -191,3 +191,28 @@ def test_a_query_file_declares_its_own_defaults(runner, built, tmp_path):
     )
     result = runner.invoke(main, ["query", str(rq), str(built), "-f", "csv"])
     assert result.exit_code == 0 and result.stdout == "n\n2\n"
+
+
+HEAVY = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+@pytest.mark.parametrize("engine", ["oxigraph", "rdflib"])
+def test_a_query_past_its_timeout_is_stopped(runner, built, engine):
+    import time
+
+    import psutil
+
+    before = set(psutil.Process().children())
+    start = time.monotonic()
+    result = runner.invoke(main, ["query", HEAVY, str(built), "--engine", engine, "--timeout", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "Error: the query ran past the 1 s timeout (give more with --timeout)\n"
+    )
+    assert time.monotonic() - start < 30
+    assert set(psutil.Process().children()) <= before  # nothing left computing
+
+
+def test_queries_have_a_timeout_by_default(runner):
+    result = runner.invoke(main, ["query", "--help"])
+    assert "--timeout" in result.stdout and "[default: 30" in result.stdout

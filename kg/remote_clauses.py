@@ -1,0 +1,63 @@
+"""Find the parts of a SPARQL query or update that make a server fetch other URLs: `SERVICE`
+(federated queries) and `LOAD` (updates).
+
+The check reads the text as SPARQL's tokens (comments, strings, IRIs, variables, prefixed
+names, language tags) rather than through a full parser, so that no query a parser of
+another dialect rejects, or reads otherwise, slips through: a keyword counts wherever it
+appears outside a string, an IRI, a comment or a variable, even glued to other letters
+(`trueSERVICE`) or as a prefix (`SERVICE:x`), which a backtracking parser may split. The
+price is a rare refusal of a prefix such as `loadx:` that nobody writes.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: the keywords of SPARQL 1.1 that dereference an IRI
+REMOTE_KEYWORDS = ("SERVICE", "LOAD")
+
+_NAME = r"[\w\-.\u00b7\u0300-\u036f\u203f\u2040]"
+_LOCAL_ESCAPE = r"\\[_~.\-!$&'()*+,;=/?#@%]"
+_TOKEN = re.compile(
+    rf"""
+      (?P<comment>\#[^\r\n]*)
+    | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''
+        | \"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+        | '(?:[^'\\\r\n]|\\.)*'
+        | "(?:[^"\\\r\n]|\\.)*")
+    | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*>)
+    | (?P<variable>[?$]{_NAME}*)
+    | (?P<langtag>@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)
+    | (?P<blank>_:(?:{_NAME}|:)*)
+    | (?P<prefixed>(?P<prefix>{_NAME}*):(?:{_NAME}|:|%[0-9A-Fa-f]{{2}}|{_LOCAL_ESCAPE})*)
+    | (?P<word>\w+)
+    | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_CODEPOINT = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+def _unescape_codepoints(text: str) -> str:
+    # SPARQL 1.1 §19.2: \u escapes may stand for any character and are read before parsing
+    def char(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code <= 0x10FFFF else match.group(0)
+
+    return _CODEPOINT.sub(char, text)
+
+
+def remote_clauses(text: str) -> list[str]:
+    """The keywords of `text` that would make the server fetch a URL (`SERVICE`, `LOAD`),
+    upper-cased, each once, in order of appearance; empty when there is none."""
+    found: list[str] = []
+    for match in _TOKEN.finditer(_unescape_codepoints(text)):
+        if match.lastgroup == "word":
+            piece = match.group("word")
+        elif match.lastgroup in ("prefixed", "prefix"):
+            piece = match.group("prefix")
+        else:
+            continue
+        upper = piece.upper()
+        found += [k for k in REMOTE_KEYWORDS if k in upper and k not in found]
+    return found

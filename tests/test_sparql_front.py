@@ -1,0 +1,82 @@
+"""The checks of kg serve's front, request by request (the server itself: test_serve_safety)."""
+
+from __future__ import annotations
+
+import urllib.parse
+from email.message import Message
+
+import pytest
+
+from kg.host_origin import Site
+from kg.sparql_front import (
+    RefusedError,
+    Relayed,
+    Settings,
+    check_request,
+    check_sparql,
+)
+
+SETTINGS = Settings(Site.serving("127.0.0.1", 7878), writable=True)
+FORM = "application/x-www-form-urlencoded"
+
+
+def headers(**values: str) -> Message:
+    message = Message()
+    message["Host"] = "127.0.0.1:7878"
+    for name, value in values.items():
+        message[name.replace("_", "-")] = value
+    return message
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "status"),
+    [
+        ("GET", "/nothing", 404),
+        ("GET", "//evil.example/query", 404),
+        ("GET", "http://evil.example/query", 404),
+        ("GET", "/update?update=DROP+ALL", 405),
+        ("DELETE", "/query", 405),
+    ],
+)
+def test_only_the_endpoints_and_their_methods(method, target, status):
+    with pytest.raises(RefusedError) as refused:
+        check_request(method, target, headers(), SETTINGS)
+    assert refused.value.status == status
+
+
+def test_a_cross_site_fetch_is_refused_even_without_origin():
+    with pytest.raises(RefusedError, match="another site"):
+        check_request("POST", "/update", headers(Sec_Fetch_Site="cross-site"), SETTINGS)
+    assert check_request("POST", "/update", headers(), SETTINGS).kind == "update"
+
+
+def test_every_copy_of_the_query_is_checked():
+    target = "/query?" + urllib.parse.urlencode(
+        [("query", "ASK {}"), ("query", "SELECT * { SERVICE <http://x/> {} }")]
+    )
+    with pytest.raises(RefusedError, match="SERVICE"):
+        check_sparql(Relayed("query", target), None, b"", SETTINGS)
+    body = b"update=INSERT+DATA+%7B%7D&update=LOAD+%3Chttp%3A%2F%2Fx%2F%3E"
+    with pytest.raises(RefusedError, match="LOAD"):
+        check_sparql(Relayed("update", "/update"), FORM, body, SETTINGS)
+
+
+def test_oxigraph_gets_the_text_that_was_checked():
+    raw = 'query=SELECT+*+{+?s+?p+"café+%2B+1"+}'.encode()  # UTF-8 left unescaped, as browsers may
+    relayed = check_sparql(Relayed("query", "/query"), FORM, raw, SETTINGS)
+    assert relayed.body is not None
+    forwarded = urllib.parse.parse_qs(relayed.body.decode("ascii"))
+    assert forwarded == {"query": ['SELECT * { ?s ?p "café + 1" }']}
+    sparql = check_sparql(
+        Relayed("query", "/query"), "application/sparql-query; charset=utf-8", b"ASK {}", SETTINGS
+    )
+    assert (sparql.content_type, sparql.body) == ("application/sparql-query", b"ASK {}")
+
+
+def test_unknown_bodies_are_refused_not_passed_on():
+    with pytest.raises(RefusedError) as refused:
+        check_sparql(Relayed("query", "/query"), "text/plain", b"SERVICE", SETTINGS)
+    assert refused.value.status == 415
+    with pytest.raises(RefusedError) as bad:
+        check_sparql(Relayed("query", "/query"), "application/sparql-query", b"\xff", SETTINGS)
+    assert bad.value.status == 400
