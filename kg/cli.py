@@ -152,8 +152,12 @@ def build(
     the collection ("ICML 2026 Papers") then one abstract per line; plain text with one
     abstract per paragraph; JSON Lines or a JSON array of records with `title` and
     `abstract` (and optional id, authors, year, venue, url, arxiv_id, doi); CSV or TSV with
-    a header; BibTeX entries with an `abstract` field. A record without an abstract or a
-    line that is not JSON is skipped with a warning (or stops the build with --strict).
+    a header; BibTeX entries with an `abstract` field. A record without an abstract (or
+    with a placeholder: "TBD", "N/A") or a line that is not JSON is skipped with a warning
+    naming file and line (--strict stops the build instead); a malformed DOI, arXiv id or
+    year is dropped with a warning, never altered; records with one abstract are merged
+    into one paper, with a count. An abstract over 8 MB or another field over 64 KB stops
+    the build (exit 2), naming file, line and limit.
 
     Writes kg.ttl, kg.nt, kg.jsonld and void.ttl (RDF), kg.graphml (NetworkX),
     extractions.jsonl (per-abstract extractions with offsets) and the HTML views

@@ -22,6 +22,7 @@ from rdflib.plugins.sparql import prepareQuery
 
 from kg.errors import InputError, QueryError
 from kg.namespaces import PREFIXES
+from kg.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
 
 FORMATS = ("table", "csv", "tsv", "json", "turtle")
@@ -90,7 +91,7 @@ def parse_graph(path: Path, graph: Graph | None = None) -> Graph:
     try:
         return graph.parse(path, format=RDF_SUFFIXES.get(path.suffix, "turtle"))
     except Exception as error:  # rdflib raises many parser-specific types
-        raise InputError(path, f"not valid RDF: {str(error).splitlines()[0]}") from None
+        raise InputError(path, f"not valid RDF: {syntax_reason(error)}") from None
 
 
 def rdf_files(paths: Sequence[Path]) -> list[Path]:

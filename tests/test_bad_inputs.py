@@ -120,6 +120,7 @@ def test_unusual_abstracts_build(runner, tmp_path, text):
                 assert record["text"][m["start"] : m["end"]] == m["text"]
 
 
+@pytest.mark.slow
 def test_100000_one_word_lines(runner, tmp_path):
     path = write(
         tmp_path / "words.txt", "Words\n\n" + "\n".join(f"word{i}." for i in range(100_000))
@@ -179,6 +180,7 @@ def test_ctrl_c_while_writing_leaves_previous_exports(exports, runner, monkeypat
     assert snapshot(exports) == before
 
 
+@pytest.mark.slow
 def test_kill_9_in_the_middle_leaves_previous_exports(exports, tmp_path):
     before = snapshot(exports)
     big = write(
@@ -440,6 +442,7 @@ def test_bidi_controls_are_kept_in_the_data_and_shown_as_marks_in_pages(runner, 
 # --- paths that are not regular files
 
 
+@pytest.mark.slow
 def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
     """Reading a FIFO nobody writes to blocks forever: it is refused before it is opened
     (run in a child process, so that a regression fails here instead of hanging)."""

@@ -57,6 +57,7 @@ def test_the_shipped_models_load_with_their_classes():
     assert set(models.relation.classes) == {"O", "uses", "evaluated_on", "outperforms", "part_of"}
 
 
+@pytest.mark.slow
 def test_the_training_script_trains_every_stage(tmp_path):
     """training/train.py on a few gold abstracts: four models that the extractor loads."""
     pytest.importorskip("sklearn")

@@ -76,6 +76,7 @@ def test_build_twice_is_byte_identical(exports, runner, tmp_path):
     assert snapshot(again) == snapshot(out)
 
 
+@pytest.mark.slow
 def test_builds_in_separate_processes_are_byte_identical(exports, tmp_path):
     """Hash randomisation differs between processes; the exports must not."""
     import os

@@ -76,6 +76,7 @@ def many_blocks(path, n):
     return path, list(zip(at, at[1:], strict=False))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "size"), [(5_000, 64 * 1024), (70_000, 1024 * 1024)])
 def test_a_reply_of_any_size_comes_back_whole(tmp_path, n, size):
     """Where each block went is the child's reply: past a pipe's 64 KiB and past 1 MiB."""

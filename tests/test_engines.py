@@ -71,6 +71,7 @@ def test_no_progress_bar_when_not_a_terminal(runner, tmp_path):
     assert result.exit_code == 0 and "Extracting" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path):
     big = write(
         tmp_path / "big.txt",
@@ -102,6 +103,7 @@ def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path
     assert snapshot(tmp_path / "resumed") == snapshot(tmp_path / "clean")
 
 
+@pytest.mark.slow
 def test_dask_engine_equals_local_engine_on_two_workers():
     distributed = pytest.importorskip("distributed")
     # earlier tests' garbage holds pyoxigraph query results, which must be dropped on the
@@ -116,6 +118,7 @@ def test_dask_engine_equals_local_engine_on_two_workers():
     assert remote == local
 
 
+@pytest.mark.slow
 def test_dask_scheduler_that_is_not_there_is_a_clear_error(runner, tmp_path):
     pytest.importorskip("distributed")
     result = runner.invoke(

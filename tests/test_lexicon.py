@@ -63,6 +63,7 @@ def _recent(concept_key: str, graph) -> bool:  # noqa: ANN001
     return issued is not None and int(str(issued)[:4]) >= 2023
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not ML_ABSTRACTS.is_dir(), reason="needs ../shared/data/ml_abstracts")
 def test_every_entry_is_general_knowledge(nlp):
     """An entry is common in the field: kg's lexicon matcher finds it in 3 or more of the

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from kg.extract import extract
 from kg.link import link
 from kg.model import EntityType, Paper
@@ -70,6 +72,7 @@ def test_links_are_deterministic(nlp):
     assert graph_of(nlp, *texts) == graph_of(nlp, *texts)
 
 
+@pytest.mark.slow
 def test_seed_graph_has_no_duplicates_and_no_false_merges(built):
     """Tricky pairs found in the seeds: each side names one entity, different things apart."""
     from kg.explain import explain

@@ -60,6 +60,7 @@ def test_a_text_of_many_abstracts_is_read_as_its_abstracts_are(nlp):
     assert any(e.proposed for e in whole.entities) and whole.relations
 
 
+@pytest.mark.slow
 def test_a_list_of_thousands_of_names_stays_bounded(nlp):
     names = ", ".join(f"Net{i}-X" for i in range(3000))
     text = f"We propose {names}. They outperform ResNet-50 on ImageNet."

@@ -80,6 +80,7 @@ def test_run_timed_returns_the_answer_and_the_childs_kg_error(tmp_path):
     assert caught.value.path == "x.ttl" and caught.value.line == 3
 
 
+@pytest.mark.slow
 def test_run_timed_kills_a_task_past_its_deadline_but_not_its_preparation(tmp_path):
     import time
 

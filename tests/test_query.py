@@ -216,3 +216,16 @@ def test_a_query_past_its_timeout_is_stopped(runner, built, engine):
 def test_queries_have_a_timeout_by_default(runner):
     result = runner.invoke(main, ["query", "--help"])
     assert "--timeout" in result.stdout and "[default: 30" in result.stdout
+
+
+def test_broken_turtle_is_named_with_its_line_and_whole_reason(tmp_path):
+    from kg.errors import InputError
+    from kg.query import parse_graph
+
+    bad = tmp_path / "bad.ttl"
+    bad.write_text('@prefix ex: <http://e/> .\nex:a ex:b ex:c .\nex:a ex:b "open .\n', "utf-8")
+    with pytest.raises(InputError) as caught:
+        parse_graph(bad)
+    message = str(caught.value)
+    assert "bad.ttl" in message and "line 3, column" in message, message
+    assert "newline found in string literal" in message  # the reason, not "at line 3 of <>:"

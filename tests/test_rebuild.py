@@ -166,6 +166,7 @@ def command_line(process: psutil.Process) -> list[str]:
         return []
 
 
+@pytest.mark.slow
 def test_drawing_workers_leave_with_a_killed_build(tmp_path):
     many = write(
         tmp_path / "many.txt",

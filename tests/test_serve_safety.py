@@ -248,6 +248,7 @@ def busy_seconds(pids: list[int], window: float = 1.0) -> float:
     return total() - before
 
 
+@pytest.mark.slow
 def test_a_heavy_query_stops_at_the_timeout(oxigraph, built):
     server = start_server(built, port=0, query_timeout=1)
     try:
@@ -265,6 +266,7 @@ def test_a_heavy_query_stops_at_the_timeout(oxigraph, built):
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_heavy_query_stops_when_its_client_leaves(oxigraph, built):
     server = start_server(built, port=0, query_timeout=60)
     try:
@@ -367,6 +369,7 @@ def test_sigterm_stops_it_where_sigint_is_ignored(oxigraph, built, tmp_path):
     ended(process, children, tmp_path)
 
 
+@pytest.mark.slow
 def test_it_stops_when_the_process_that_started_it_dies(oxigraph, built, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
     script = f"{sys.executable} -m kg serve {built} --port {free_port()} & echo $!; wait"
