@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import words
 
@@ -55,7 +56,7 @@ def _spells(short: str, long: str) -> int | None:
 
 
 #: words that introduce a short form after its long form: "X, or Y", "(abbreviated as Y)"
-_SHORT_INTRODUCERS = frozenset({"or", "aka", "abbreviated", "as", "hereafter", "shortened"})
+_SHORT_INTRODUCERS = load_cues().short_form_introducers  # kg/data/cues.json
 
 
 #: the tokens a pattern starts at

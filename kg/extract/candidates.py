@@ -30,7 +30,7 @@ from kg.extract.wordclass import OPEN_QUOTES, word_classes
 EMPHASIS = "kg_emphasis"
 _VERSION = re.compile(r"^(v?\d+(\.\d+)*[a-z]?|\d+x\d+[BbMm]?|\d+[kKmM])$")
 #: head nouns that `kg.names.fold` drops from a name: "X dataset" is X
-_NAMED_BY_FOLDING = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "suite"})
+_NAMED_BY_FOLDING = load_cues().folded_name_suffixes  # kg/data/cues.json
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,26 @@ class Cues:
     type_context_words: frozenset[str]
     task_heads: frozenset[str]
     strict_task_heads: frozenset[str]
+    short_form_introducers: frozenset[str]
+    folded_name_suffixes: frozenset[str]
+    proposal_subjects: frozenset[str]
+    proposal_object_stop: frozenset[str]
+    novelty_words: frozenset[str]
+    versus_words: frozenset[str]
+    training_words: frozenset[str]
+    articles: frozenset[str]
+    means_words: frozenset[str]
+    name_determiners: frozenset[str]
+    evaluation_context_words: frozenset[str]
+    naming_words: frozenset[str]
+    evaluation_heads: frozenset[str]
+    plural_heads: frozenset[str]
+    quantity_words: frozenset[str]
+    name_joiners: frozenset[str]
+    train_words: frozenset[str]
+    eval_words: frozenset[str]
+    versus_cues: frozenset[str]
+    example_cues: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -86,4 +106,24 @@ def read_cues(path: Path) -> Cues:
         type_context_words=frozenset(raw["type_context_words"]),
         task_heads=frozenset(raw["task_heads"]),
         strict_task_heads=frozenset(raw["strict_task_heads"]),
+        short_form_introducers=frozenset(raw["short_form_introducers"]),
+        folded_name_suffixes=frozenset(raw["folded_name_suffixes"]),
+        proposal_subjects=frozenset(raw["proposal_subjects"]),
+        proposal_object_stop=frozenset(raw["proposal_object_stop"]),
+        novelty_words=frozenset(raw["novelty_words"]),
+        versus_words=frozenset(raw["versus_words"]),
+        training_words=frozenset(raw["training_words"]),
+        articles=frozenset(raw["articles"]),
+        means_words=frozenset(raw["means_words"]),
+        name_determiners=frozenset(raw["name_determiners"]),
+        evaluation_context_words=frozenset(raw["evaluation_context_words"]),
+        naming_words=frozenset(raw["naming_words"]),
+        evaluation_heads=frozenset(raw["evaluation_heads"]),
+        plural_heads=frozenset(raw["plural_heads"]),
+        quantity_words=frozenset(raw["quantity_words"]),
+        name_joiners=frozenset(raw["name_joiners"]),
+        train_words=frozenset(raw["train_words"]),
+        eval_words=frozenset(raw["eval_words"]),
+        versus_cues=frozenset(raw["versus_cues"]),
+        example_cues=frozenset(raw["example_cues"]),
     )

@@ -13,26 +13,9 @@ from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
 from kg.model import EntityType
 
-_SUBJECTS = {"we", "this", "our", "here"}
-_STOP_PROPOSAL = {
-    "using",
-    "with",
-    "based",
-    "built",
-    "over",
-    "than",
-    "against",
-    "on",
-    "via",
-    "from",
-    "such",
-    "e.g.",
-    "like",
-    "including",
-    "outperforms",
-    "surpasses",
-}
-_NOVEL = {"novel", "new", "first", "simple", "unified", "general", "lightweight", "our"}
+_SUBJECTS = load_cues().proposal_subjects  # kg/data/cues.json
+_STOP_PROPOSAL = load_cues().proposal_object_stop  # kg/data/cues.json
+_NOVEL = load_cues().novelty_words  # kg/data/cues.json
 
 
 def proposed_keys(doc: Doc, found: list[Found]) -> dict[str, str]:

@@ -23,22 +23,8 @@ from kg.model import EntityType, RelationType
 
 _RESOURCE = (EntityType.BENCHMARK, EntityType.DATASET)
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
-_VERSUS = frozenset(
-    {
-        "than",
-        "over",
-        "against",
-        "versus",
-        "vs",
-        "vs.",
-        "compared",
-        "baseline",
-        "baselines",
-        "beyond",
-        "relative",
-    }
-)
-_TRAINING = {"trained", "training", "train", "fine-tuned", "pretrained"}
+_VERSUS = load_cues().versus_words  # kg/data/cues.json
+_TRAINING = load_cues().training_words  # kg/data/cues.json
 
 Triple = tuple[str, RelationType, str]
 

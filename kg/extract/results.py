@@ -219,7 +219,7 @@ def _is_means(f: Found, lower: list[str]) -> bool:
     return at >= 0 and lower[at] in _MEANS
 
 
-_ARTICLES = frozenset({"the", "a", "an"})
+_ARTICLES = load_cues().articles  # kg/data/cues.json
 
 
 def _benchmark(
@@ -247,31 +247,7 @@ def _benchmark(
 
 
 #: words before a system's name that make it a means or a rival, not the one scored
-_MEANS = frozenset(
-    {
-        "with",
-        "using",
-        "on",
-        "of",
-        "from",
-        "over",
-        "than",
-        "like",
-        "including",
-        "via",
-        "surpassing",
-        "outperforming",
-        "beating",
-        "vs",
-        "vs.",
-        "versus",
-        "against",
-        "e.g.",
-        "such",
-        "upon",
-        "by",
-    }
-)
+_MEANS = load_cues().means_words  # kg/data/cues.json
 
 
 def find_results(

@@ -24,50 +24,8 @@ _DATA_SIZE = re.compile(r"-\d+(\.\d+)?[kKM]$")
 _PARTS = re.compile(r"[-_ ]")
 #: where a known name may end and a variant's suffix begin: MBPP|-R+, ImageNet|-64, GPT|4
 _VARIANT_CUT = re.compile(r"[-_ +/]|(?<=[^\W\d_])\d")
-_ARTICLES = {
-    "a",
-    "an",
-    "the",
-    "our",
-    "new",
-    "novel",
-    "simple",
-    "general",
-    "unified",
-    "large",
-    "scale",
-    "large-scale",
-    "lightweight",
-    "principled",
-    "efficient",
-    "first",
-    "two",
-    "three",
-    "training-free",
-    "plug-and-play",
-    "synthetic",
-    "curated",
-    "challenging",
-}
-_EVAL_WORDS = {
-    "benchmark",
-    "benchmarks",
-    "evaluate",
-    "evaluated",
-    "evaluation",
-    "experiments",
-    "accuracy",
-    "achieves",
-    "achieve",
-    "results",
-    "performance",
-    "outperforms",
-    "improves",
-    "state-of-the-art",
-    "gains",
-    "tasks",
-    "scores",
-}
+_ARTICLES = load_cues().name_determiners  # kg/data/cues.json
+_EVAL_WORDS = load_cues().evaluation_context_words  # kg/data/cues.json
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +48,7 @@ def lexicon_variant(name: str) -> EntityType | None:
     return None
 
 
-_NAMING = {",", "called", "dubbed", "named", "termed", "coined", "namely", "(", "as"}
+_NAMING = load_cues().naming_words  # kg/data/cues.json
 
 
 def _sentence(doc: Doc, span: Span) -> tuple[int, int]:
@@ -137,31 +95,9 @@ def _head_after(doc: Doc, span: Span) -> EntityType | None:
     return None
 
 
-_EVALUATION = {"evaluation", "benchmarking", "test", "testing", "assessment"}
-_PLURAL_HEADS = {"benchmarks", "datasets", "models", "methods", "tasks", "environments"}
-_QUANTITY = {
-    "several",
-    "multiple",
-    "various",
-    "many",
-    "diverse",
-    "different",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "all",
-    "standard",
-    "popular",
-    "common",
-    "existing",
-    "other",
-}
+_EVALUATION = load_cues().evaluation_heads  # kg/data/cues.json
+_PLURAL_HEADS = load_cues().plural_heads  # kg/data/cues.json
+_QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
 
 def _category(doc: Doc, span: Span) -> bool:

@@ -23,48 +23,13 @@ from kg.extract.texts import words
 from kg.model import EntityType
 
 #: words that join the capitalised words of one name: "Unified Alignment for Agents"
-JOINERS = frozenset({"of", "for", "and", "with", "in", "on", "via", "to", "the", "from", "&"})
+JOINERS = load_cues().name_joiners  # kg/data/cues.json
 LIST_JOINERS = frozenset({"and", "&"})
 OPEN_QUOTES = {'"': '"', "“": "”", "‘": "’", "'": "'"}
-TRAIN_WORDS = frozenset(
-    {
-        "train",
-        "trained",
-        "training",
-        "pretrained",
-        "pre-trained",
-        "fine-tuned",
-        "fine-tune",
-        "finetuned",
-        "fine-tuning",
-        "finetuning",
-        "pretraining",
-        "pre-training",
-        "distilled",
-    }
-)
-EVAL_WORDS = frozenset(
-    {
-        "evaluate",
-        "evaluated",
-        "evaluation",
-        "evaluations",
-        "benchmark",
-        "benchmarks",
-        "experiments",
-        "results",
-        "accuracy",
-        "outperforms",
-        "achieves",
-        "state-of-the-art",
-        "performance",
-        "tested",
-        "test",
-        "scores",
-    }
-)
-VERSUS = frozenset({"than", "over", "against", "versus", "vs", "vs.", "compared", "like"})
-EXAMPLES = frozenset({"such", "e.g.", "e.g", "including", "includes", "like", "namely"})
+TRAIN_WORDS = load_cues().train_words  # kg/data/cues.json
+EVAL_WORDS = load_cues().eval_words  # kg/data/cues.json
+VERSUS = load_cues().versus_cues  # kg/data/cues.json
+EXAMPLES = load_cues().example_cues  # kg/data/cues.json
 
 #: bits of the cue class (`WordClasses.cue`): a comparison, "than"/"versus", "such as"
 CMP, VS, EX = 1, 2, 4
