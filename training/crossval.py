@@ -2,6 +2,7 @@
 the other folds, so the errors listed are errors on abstracts the models did not see.
 
     python training/crossval.py [--sets pool-train train-odd] [--folds 5] [--verbose]
+    python training/crossval.py --models /tmp/folds     # keep each fold's models
 
 This is where rules and features are tuned; the held-out sets (train-even, pool-test) are
 scored by bench/quality.py and read only for their figures.
@@ -33,6 +34,7 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
+    parser.add_argument("--models", type=Path, help="write each fold's models here (fold-K.json)")
     args = parser.parse_args()
     records = [r for name in args.sets for r in gold(name)]
     preds: list[dict | None] = [None] * len(records)
@@ -40,6 +42,10 @@ def main() -> None:
         held = [i for i in range(len(records)) if i % args.folds == k]
         rest = [records[i] for i in range(len(records)) if i % args.folds != k]
         trained = train(rest, log=False)
+        if args.models:
+            args.models.mkdir(parents=True, exist_ok=True)
+            data = {name: model.to_json() for name, model in trained.items()}
+            (args.models / f"fold-{k}.json").write_text(json.dumps(data, sort_keys=True) + "\n")
         models = Models(*(trained[stage] for stage in STAGES))
         for i, p in zip(held, predictions([records[i] for i in held], models), strict=True):
             preds[i] = p
