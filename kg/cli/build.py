@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from kg.cli.app import handle_errors, input_options, main
+from kg.cli.app import F, handle_errors, input_options, main
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -16,57 +17,78 @@ if TYPE_CHECKING:
     from kg.builder import BuildSummary
 
 
+#: where and what a build writes (before --format and --strict in --help)
+_OUTPUT_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "-o",
+        "--out",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=Path("exports"),
+        show_default=True,
+        help="Directory to write exports to.",
+    ),
+    click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary."),
+    click.option(
+        "--views",
+        type=click.Choice(["all", "overview", "none"]),
+        default="all",
+        show_default=True,
+        help="HTML views: all (overview, paper and entity pages), overview only, none.",
+    ),
+]
+#: how a build runs (after --format and --strict in --help)
+_RUN_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--engine",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="Run extraction in this process or on a Dask cluster.",
+    ),
+    click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (default with --engine dask: a local cluster of "
+        "two worker processes).",
+    ),
+    click.option(
+        "--rdf",
+        "rdf_formats",
+        type=click.Choice(["all", "nt"]),
+        default="all",
+        show_default=True,
+        help="RDF exports: all (kg.nt, kg.ttl, kg.jsonld) or nt only (large graphs).",
+    ),
+    click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Extract, write and draw everything afresh; read and write no cache.",
+    ),
+    click.option(
+        "--force",
+        is_flag=True,
+        help="Write into OUT although it holds files and kg never built into it (files of the "
+        "names kg writes are replaced; no other file is removed).",
+    ),
+]
+
+
+def _options(options: list[Callable[[Any], Any]]) -> Callable[[F], F]:
+    """Apply click options in the order given (the order --help lists them)."""
+
+    def apply(func: F) -> F:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return apply
+
+
 @main.command()
 @click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=Path("exports"),
-    show_default=True,
-    help="Directory to write exports to.",
-)
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
-@click.option(
-    "--views",
-    type=click.Choice(["all", "overview", "none"]),
-    default="all",
-    show_default=True,
-    help="HTML views: all (overview, paper and entity pages), overview only, none.",
-)
+@_options(_OUTPUT_OPTIONS)
 @input_options
-@click.option(
-    "--engine",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="Run extraction in this process or on a Dask cluster.",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Dask scheduler address (default with --engine dask: a local cluster of "
-    "two worker processes).",
-)
-@click.option(
-    "--rdf",
-    "rdf_formats",
-    type=click.Choice(["all", "nt"]),
-    default="all",
-    show_default=True,
-    help="RDF exports: all (kg.nt, kg.ttl, kg.jsonld) or nt only (large graphs).",
-)
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Extract, write and draw everything afresh; read and write no cache.",
-)
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Write into OUT although it holds files and kg never built into it (files of the "
-    "names kg writes are replaced; no other file is removed).",
-)
+@_options(_RUN_OPTIONS)
 @handle_errors
 def build(
     inputs: tuple[Path, ...],
