@@ -17,7 +17,7 @@ from kg.errors import QueryError
 from kg.names import fold
 from kg.namespaces import PAPER, PREFIXES
 from kg.processes import TimedOutError, run_timed
-from kg.query import Answer, Term, load_graph, load_store, run_query
+from kg.query import Answer, Term, load_graph, load_store, read_query, run_query
 from kg.resources import queries_dir
 
 _PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")
@@ -94,6 +94,27 @@ def parse_params(pairs: Sequence[str]) -> dict[str, str]:
             raise QueryError(f"--param {pair!r}: write NAME=VALUE, e.g. benchmark=MATH500")
         out[name.strip()] = value.strip()
     return out
+
+
+def prepare_query(query: str, params: Sequence[str] = ()) -> tuple[str, dict[str, str]]:
+    """The text of `query` and the values of its parameters, as `kg query` runs it.
+
+    Args:
+        query: the name of a bundled query, a .rq file or a query string.
+        params: `NAME=VALUE` pairs; they override the `# param` defaults that a bundled
+            query or a .rq file declares.
+
+    Raises:
+        InputError: the .rq file is missing.
+        QueryError: a pair is not NAME=VALUE, or a required parameter has no value.
+    """
+    bundled = find_query(query) if not query.endswith(".rq") else query_file(read_query(query))
+    values = {p.name: p.default for p in (bundled.params if bundled else ()) if p.default}
+    values.update(parse_params(params))
+    if bundled is None:
+        return query, values
+    check_required(bundled, values)
+    return bundled.text, values
 
 
 _LABELS = """SELECT ?e ?label WHERE {

@@ -275,3 +275,62 @@ def test_the_cli_starts_without_loading_the_pipeline():
     code = "import sys, kg.cli; print(sorted({'spacy', 'pyvis', 'networkx'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_console_script_and_python_m_kg_run_the_cli():
+    import importlib
+    import tomllib
+
+    from conftest import ROOT
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, _, name = scripts["kg"].partition(":")
+    assert getattr(importlib.import_module(module), name) is main
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "--version"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0 and done.stdout == "kg, version 0.1.0\n", done.stderr
+
+
+def test_cache_info_and_clear_count_what_the_cache_holds(runner, tmp_path, monkeypatch):
+    from kg.cache import ExtractionCache, fingerprint
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
+    store = ExtractionCache()
+    store.put_many({"a": {"text": "one"}, "b": {"text": "two"}})
+    store.close()
+    db = tmp_path / "extractions.sqlite"
+    info = runner.invoke(main, ["cache", "info"])
+    assert info.exit_code == 0, info.output
+    assert info.stdout == (
+        f"{db}: 2 extractions (extractor {fingerprint()})\n"
+        f"{tmp_path}: memos of 0 exports directories\n"
+    )
+    cleared = runner.invoke(main, ["cache", "clear"])
+    assert cleared.exit_code == 0, cleared.output
+    assert cleared.stdout == (
+        f"removed 2 extractions from {db}\nremoved the memos of 0 exports directories\n"
+    )
+    assert f"{db}: 0 extractions" in runner.invoke(main, ["cache", "info"]).stdout
+
+
+@pytest.mark.parametrize("command", ["info", "clear"])
+def test_a_corrupt_cache_is_one_line_and_exit_2(runner, tmp_path, monkeypatch, command):
+    db = write(tmp_path / "extractions.sqlite", b"this is not an SQLite database\n" * 100)
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
+    result = runner.invoke(main, ["cache", command])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {db}: cannot open the extraction cache (file is not a database); "
+        "use --no-cache or set KG_CACHE_DIR\n"
+    )
+
+
+def test_a_cache_directory_that_is_a_file_is_one_line_and_exit_2(runner, tmp_path, monkeypatch):
+    blocker = write(tmp_path / "cache", "a file, not a directory")
+    monkeypatch.setenv("KG_CACHE_DIR", str(blocker))
+    result = runner.invoke(main, ["cache", "info"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {blocker / 'extractions.sqlite'}: cannot open")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import write
@@ -10,7 +11,9 @@ from rdflib import Graph, Literal, URIRef
 
 from kg.builder import build
 from kg.cli import main
-from kg.ingest import detect_format, read_file, read_inputs
+from kg.errors import InputError
+from kg.ingest import FORMATS, SUFFIXES, detect_format, read_file, read_inputs
+from kg.ingest.formats import BY_NAME, BY_SUFFIX, REGISTRY
 from kg.namespaces import PAPER, PREFIXES
 
 A1 = "We propose FooNet, a framework that outperforms GRPO on MATH500."
@@ -90,6 +93,37 @@ def test_format_is_detected_or_forced(tmp_path):
     )
     path = write(tmp_path / "data.txt", FILES["papers.jsonl"])
     assert len(read_file(path, "jsonl")) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        ('  {"abstract": "x"}', "jsonl"),
+        ('\n[{"abstract": "x"}]', "json"),
+        ("@article{k,\n abstract={x}}", "bibtex"),
+        ("@ no brace.\nMore.", "lines"),
+        ("One\nabstract.\n\nAnother\nabstract.\n", "paragraphs"),
+        ("", "lines"),
+    ],
+)
+def test_content_says_the_format_when_the_extension_does_not(tmp_path, text, fmt):
+    assert detect_format(tmp_path / "a.txt", text) == fmt
+
+
+def test_every_format_is_declared_once_and_the_cli_offers_it(runner):
+    assert FORMATS == tuple(f.name for f in REGISTRY) == tuple(BY_NAME)
+    assert SUFFIXES == (".txt", ".md", ".jsonl", ".ndjson", ".json", ".csv", ".tsv", ".tab", ".bib")
+    for suffix, fmt in BY_SUFFIX.items():
+        assert detect_format(Path("x" + suffix.upper()), "One abstract.") == fmt.name
+    for command in ("build", "extract"):
+        help_text = runner.invoke(main, [command, "--help"]).stdout
+        assert "--format [lines|paragraphs|jsonl|json|csv|tsv|bibtex]" in help_text
+
+
+def test_an_unknown_forced_format_names_the_known_ones(tmp_path):
+    path = write(tmp_path / "a.txt", "One abstract.")
+    with pytest.raises(InputError, match="unknown format 'xml': use one of lines, paragraphs"):
+        read_file(path, "xml")
 
 
 def test_metadata_goes_into_the_graph(tmp_path):

@@ -9,8 +9,9 @@ import pytest
 from conftest import write
 
 from kg.cli import main
+from kg.errors import InputError, QueryError
 from kg.names import fold
-from kg.queries import bundled_queries, find_query, resolve
+from kg.queries import bundled_queries, find_query, prepare_query, resolve
 from kg.query import load_graph, load_store, run_query
 
 QUERIES = [q.name for q in bundled_queries()]
@@ -27,13 +28,11 @@ def records(built):
 
 
 def answer(name, built, engines, engine="oxigraph", **params):
-    query = find_query(name)
-    assert query is not None
-    values = {p.name: p.default for p in query.params if p.default}
-    values.update(params)
+    assert find_query(name) is not None
+    text, values = prepare_query(name, [f"{k}={v}" for k, v in params.items()])
     store = engines[engine]
     bindings = resolve(values, [built], engine, store)
-    return run_query(query.text, [built], engine=engine, bindings=bindings, store=store)
+    return run_query(text, [built], engine=engine, bindings=bindings, store=store)
 
 
 def test_the_library_is_complete_and_documented():
@@ -229,3 +228,16 @@ def test_broken_turtle_is_named_with_its_line_and_whole_reason(tmp_path):
     message = str(caught.value)
     assert "bad.ttl" in message and "line 3, column" in message, message
     assert "newline found in string literal" in message  # the reason, not "at line 3 of <>:"
+
+
+def test_prepare_query_takes_defaults_then_params_and_checks_required(tmp_path):
+    text, values = prepare_query("leaderboard")
+    assert text == find_query("leaderboard").text and values == {"benchmark": "MATH500"}
+    assert prepare_query("leaderboard", ["benchmark=AIME"])[1] == {"benchmark": "AIME"}
+    rq = write(tmp_path / "mine.rq", "# Mine.\n# param b = X: a thing\nSELECT ?b {}")
+    assert prepare_query(str(rq), ["c=Y"]) == (rq.read_text(), {"b": "X", "c": "Y"})
+    assert prepare_query("SELECT * {}", ["e=Z"]) == ("SELECT * {}", {"e": "Z"})
+    with pytest.raises(QueryError, match=r"^shared-entities needs --param other=...$"):
+        prepare_query("shared-entities", ["paper=abc"])
+    with pytest.raises(InputError, match="no such query file"):
+        prepare_query(str(tmp_path / "none.rq"))

@@ -25,6 +25,7 @@ from conftest import ROOT, need_tool
 
 from kg.cli import main
 from kg.endpoint import sparql_select, start_server
+from kg.errors import KgError
 
 HEAVY = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 FORM = "application/x-www-form-urlencoded"
@@ -420,6 +421,43 @@ def test_a_taken_port_is_one_line_and_exit_2(oxigraph, built, runner):
         result.stderr == f"Error: cannot listen on 127.0.0.1:{other.port}: address already in use\n"
     )
     assert result.stdout == ""
+
+
+def test_serve_prints_its_endpoints_answers_and_stops_on_ctrl_c(oxigraph, built, runner):
+    port, answers, done = free_port(), [], threading.Event()
+    url = f"http://127.0.0.1:{port}"
+
+    def ask_then_interrupt() -> None:
+        while not done.wait(0.2):
+            try:
+                answers.append(sparql_select(f"{url}/query", "ASK { ?s ?p ?o }"))
+            except KgError:
+                continue  # not listening yet
+            os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C sends; `kg serve` handles it
+            return
+
+    client = threading.Thread(target=ask_then_interrupt, daemon=True)
+    client.start()
+    try:
+        result = runner.invoke(main, ["serve", str(built), "--port", str(port)])
+    finally:
+        done.set()
+        client.join()
+    assert result.exit_code == 0, result.output
+    assert answers == [{"head": {}, "boolean": True}]
+    assert result.stdout == (
+        f"SPARQL endpoint (read-only): {url}/query\nGraph Store endpoint:    {url}/store\n"
+    )
+    assert result.stderr == (
+        "Queries stop after 30 s; Ctrl-C to stop\nStopped (SIGINT); the store is removed\n"
+    )
+
+
+def test_serve_without_exports_says_build_first(runner, tmp_path):
+    result = runner.invoke(main, ["serve", str(tmp_path / "nothing"), "--port", "0"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {tmp_path / 'nothing'}: no such file; run `kg build` first\n"
 
 
 def test_an_oxigraph_that_dies_stops_it_with_exit_2(oxigraph, built, tmp_path):

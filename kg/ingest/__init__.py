@@ -9,10 +9,9 @@ from pathlib import Path
 from kg.errors import InputError
 from kg.ingest.decode import read_text
 from kg.ingest.files import input_files
+from kg.ingest.formats import BY_NAME, BY_SUFFIX, TEXT_SUFFIXES, sniff
 from kg.ingest.merge import merge
 from kg.ingest.papers import clean, paper_id, parse_heading
-from kg.ingest.structured import read_bibtex, read_json, read_jsonl, read_table
-from kg.ingest.text import has_paragraphs, read_lines, read_paragraphs
 from kg.model import Paper
 
 __all__ = [
@@ -26,32 +25,15 @@ __all__ = [
 ]
 
 #: the input formats, as `--format` names them
-FORMATS = ("lines", "paragraphs", "jsonl", "json", "csv", "tsv", "bibtex")
-_BY_SUFFIX = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".bib": "bibtex",
-}
+FORMATS = tuple(BY_NAME)
 #: file suffixes read when a directory is given
-SUFFIXES = (".txt", ".md", *_BY_SUFFIX)
+SUFFIXES = (*TEXT_SUFFIXES, *BY_SUFFIX)
 
 
 def detect_format(path: Path, text: str) -> str:
     """The format of a file: from its extension, else from its content."""
-    if path.suffix.lower() in _BY_SUFFIX:
-        return _BY_SUFFIX[path.suffix.lower()]
-    start = text.lstrip()
-    if start.startswith("["):
-        return "json"
-    if start.startswith("{"):
-        return "jsonl"
-    if start.startswith("@") and "{" in start.splitlines()[0]:
-        return "bibtex"
-    return "paragraphs" if has_paragraphs(text) else "lines"
+    found = BY_SUFFIX.get(path.suffix.lower()) or sniff(text)
+    return found.name
 
 
 def read_file(path: Path, fmt: str | None = None, strict: bool = False) -> list[Paper]:
@@ -67,21 +49,9 @@ def read_file(path: Path, fmt: str | None = None, strict: bool = False) -> list[
     """
     text = read_text(path)
     fmt = fmt or detect_format(path, text)
-    if fmt == "lines":
-        found = read_lines(path, text, strict)
-    elif fmt == "paragraphs":
-        found = read_paragraphs(path, text, strict)
-    elif fmt == "jsonl":
-        found = read_jsonl(path, text, strict)
-    elif fmt == "json":
-        found = read_json(path, text, strict)
-    elif fmt in ("csv", "tsv"):
-        found = read_table(path, text, strict, "," if fmt == "csv" else "\t")
-    elif fmt == "bibtex":
-        found = read_bibtex(path, text, strict)
-    else:
+    if fmt not in BY_NAME:
         raise InputError(path, f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    papers = [p for p in found if p is not None]
+    papers = [p for p in BY_NAME[fmt].read(path, text, strict) if p is not None]
     if not papers:
         raise InputError(path, f"holds no abstract (read as {fmt})")
     return papers

@@ -1,0 +1,60 @@
+"""`kg cache info` and `kg cache clear`: the cache that makes rebuilds fast."""
+
+from __future__ import annotations
+
+import click
+
+from kg.cli.app import handle_errors, main
+
+
+@main.group()
+def cache() -> None:
+    """The cache of extractions and pages that makes rebuilds fast.
+
+    `kg build` keeps every abstract's extraction, keyed by the abstract and the extractor
+    (its version, lexicon and word lists), in $KG_CACHE_DIR (default ~/.cache/kg). A
+    rebuild extracts only new or changed abstracts; a new extractor starts afresh. It also
+    remembers, for each exports directory, what the last build wrote there: a rebuild copies
+    each unchanged paper's RDF and keeps each unchanged page.
+
+    \b
+    Example:
+      kg cache info
+      kg cache clear
+    """
+
+
+@cache.command(name="info")
+@handle_errors
+def cache_info() -> None:
+    """Where the cache is and how many extractions and page memos it holds.
+
+    \b
+    Example:
+      kg cache info
+    """
+    from kg.cache import ExtractionCache, fingerprint
+    from kg.memo import remembered
+
+    store = ExtractionCache()
+    click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
+    click.echo(f"{store.directory}: memos of {remembered(store.directory)} exports directories")
+    store.close()
+
+
+@cache.command(name="clear")
+@handle_errors
+def cache_clear() -> None:
+    """Remove every cached extraction and page memo.
+
+    \b
+    Example:
+      kg cache clear
+    """
+    from kg.cache import ExtractionCache
+    from kg.memo import clear_memos
+
+    store = ExtractionCache()
+    click.echo(f"removed {store.clear()} extractions from {store.path}")
+    click.echo(f"removed the memos of {clear_memos(store.directory)} exports directories")
+    store.close()
