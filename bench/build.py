@@ -1,14 +1,17 @@
-"""Build throughput, peak memory and export size for N abstracts, with a yardstick.
+"""`kg build` timed as a user runs it: a process, a fresh cache, every view, with a yardstick.
 
-    python bench/build.py [--sizes 1000 10000 25000] [--views overview]
+    python bench/build.py [--sizes 1000 10000 25000] [--views all]
 
-Each size runs in fresh processes (the build's peak memory is its own): abstracts from
-../shared/data/ml_abstracts when present (repeated with changed ids past its end), else
-generated. Printed per size: spaCy's tokenizer alone over the same texts (the floor cost of
-reading them), extraction, the whole `kg build` (read, extract, link, graph, RDF, views,
-write), peak RSS of the build process and of it with all its children, bytes of Turtle;
-then the incremental rebuild: one abstract changed, the build run again on the extraction
-cache the first build filled.
+For each size, abstracts from ../shared/data/ml_abstracts when present (repeated with
+changed ids past its end), else generated, are written to one JSON Lines file. Then, each
+in a process of its own: spaCy's tokenizer alone over the same texts (the floor cost of
+reading them); `kg build FILE --out DIR` with a fresh cache directory and default options;
+the same command again after one abstract changed (the rebuild, on the cache and exports
+the first left); and a cold `kg query most-used-benchmarks DIR`. Printed per size: the
+wall seconds of each, the build's cost in tokenizer times, the peak memory of the build's
+process and of it with all its children (PSS), and the exports' size. With `--part
+extract` (one size), extraction alone in this process, against the tokenizer: its ratio
+is the one the extraction budget (4x the tokenizer) is held to.
 """
 
 from __future__ import annotations
@@ -61,64 +64,94 @@ class TreeMemory:
         self._thread.join()
 
 
-def one(n: int, views: str, part: str) -> dict:
-    """Measure one part in this (fresh) process: "extract" (tokenizer and extraction
-    throughput), "build" (the whole build, and this process's peak memory) or "rebuild"
-    (a build that fills a cache, then one abstract changed and the build run again)."""
+def write_corpus(n: int, path: Path) -> None:
+    """n abstracts as JSON Lines."""
     from corpus import abstracts
 
-    from kg.builder import build
+    path.write_text(
+        "".join(json.dumps({"id": i, "abstract": text}) + "\n" for i, text in abstracts(n)),
+        encoding="utf-8",
+    )
+
+
+def one(n: int, views: str, part: str) -> dict:
+    """Extraction alone in this (fresh) process, and the tokenizer over the same texts."""
     from kg.extract import extract, make_nlp
     from kg.ingest import read_inputs
 
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "abstracts.jsonl"
-        source.write_text(
-            "".join(json.dumps({"id": i, "abstract": text}) + "\n" for i, text in abstracts(n)),
-            encoding="utf-8",
-        )
-        if part == "extract":
-            papers = read_inputs([source])
-            nlp = make_nlp()
-            t = time.perf_counter()
-            for _ in nlp.tokenizer.pipe(p.text for p in papers):
-                pass
-            tokenize = time.perf_counter() - t
-            t = time.perf_counter()
-            extract(papers, nlp)
-            return {"tokenize": tokenize, "extract": time.perf_counter() - t}
-        if part == "rebuild":
-            cache, out = Path(tmp) / "cache", Path(tmp) / "exports"
-            # the first build in a process of its own, as a user would run it
-            command = [sys.executable, "-m", "kg", "build", str(source), "-o", str(out), "-q"]
-            subprocess.run(
-                [*command, "--views", views],
-                check=True,
-                env={**os.environ, "KG_CACHE_DIR": str(cache)},
-            )
-            rows = source.read_text(encoding="utf-8").splitlines(keepends=True)
-            first = json.loads(rows[0])
-            first["abstract"] += " We also propose FooNet, which outperforms GRPO on MATH500."
-            rows[0] = json.dumps(first) + "\n"
-            source.write_text("".join(rows), encoding="utf-8")
-            t = time.perf_counter()
-            summary = build([source], out, views=views, cache_dir=cache)
-            assert summary.cached == summary.papers - 1, "only the changed abstract is extracted"
-            return {"rebuild": time.perf_counter() - t}
-        sampler = TreeMemory()
+        write_corpus(n, source)
+        papers = read_inputs([source])
+        nlp = make_nlp()
         t = time.perf_counter()
-        summary = build([source], Path(tmp) / "exports", views=views, cache=False)
-        whole = time.perf_counter() - t
-        sampler.stop()
-        turtle = (Path(tmp) / "exports" / "kg.ttl").stat().st_size
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        for _ in nlp.tokenizer.pipe(p.text for p in papers):
+            pass
+        tokenize = time.perf_counter() - t
+        t = time.perf_counter()
+        extract(papers, nlp)
+        return {"tokenize": tokenize, "extract": time.perf_counter() - t}
+
+
+_TOKENIZE = """
+import json, sys, time
+import spacy
+from kg.extract.tokenizer import customize_tokenizer
+texts = [json.loads(line)["abstract"] for line in open(sys.argv[1], encoding="utf-8")]
+nlp = spacy.blank("en")
+customize_tokenizer(nlp)
+t = time.perf_counter()
+for _ in nlp.tokenizer.pipe(texts):
+    pass
+print(time.perf_counter() - t)
+"""
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS of the process (MB) and peak PSS of its whole tree (MB)."""
+    sampler = TreeMemory()
+    t = time.perf_counter()
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    sampler.stop()
+    own = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return wall, own, sampler.peak / 2**20
+
+
+def as_user(n: int, views: str) -> dict:
+    """The four measures of one size, each a process as a user starts it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out, cache = Path(tmp) / "abstracts.jsonl", Path(tmp) / "out", Path(tmp) / "c"
+        write_corpus(n, source)
+        env = {**os.environ, "KG_CACHE_DIR": str(cache)}
+        done = subprocess.run(
+            [sys.executable, "-c", _TOKENIZE, str(source)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        tokenize = float(done.stdout.strip())
+        command = ["kg", "build", str(source), "--out", str(out), "-q"]
+        if views != "all":
+            command += ["--views", views]
+        build, rss, tree = timed(command, env)
+        size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        rows = source.read_text(encoding="utf-8").splitlines(keepends=True)
+        first = json.loads(rows[0])
+        first["abstract"] += " We also propose FooNet, which outperforms GRPO on MATH500."
+        source.write_text(json.dumps(first) + "\n" + "".join(rows[1:]), encoding="utf-8")
+        rebuild, _, _ = timed(command, env)
+        query, _, _ = timed(["kg", "query", "most-used-benchmarks", str(out)], env)
     return {
-        "papers": summary.papers,
-        "build": whole,
-        "peak_mb": peak_kb / 1024,
-        "tree_mb": max(sampler.peak / 2**20, peak_kb / 1024),
-        "turtle": turtle,
-        "triples": summary.triples,
+        "n": n,
+        "tokenize": tokenize,
+        "build": build,
+        "rss_mb": rss,
+        "tree_mb": tree,
+        "rebuild": rebuild,
+        "query": query,
+        "exports_mb": size / 1e6,
     }
 
 
@@ -135,31 +168,25 @@ def _run(n: int, views: str, part: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 25_000])
-    parser.add_argument("--views", default="overview", choices=["all", "overview", "none"])
+    parser.add_argument("--views", default="all", choices=["all", "overview", "none"])
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--part", default="build", help=argparse.SUPPRESS)
+    parser.add_argument("--part", default="extract", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.one, args.views, args.part)))
         return
+    print(f"kg build as a process, fresh cache, --views {args.views}; {time.strftime('%Y-%m-%d')}")
     print(
-        f"{'N':>7} {'tokenizer/s':>12} {'extract/s':>10} {'x tok':>6} {'build/s':>8} "
-        f"{'build s':>8} {'peak MB':>8} {'KB/abs':>7} {'all MB':>7} {'Turtle MB':>10} "
-        f"{'triples':>9} {'rebuild s':>9} {'% build':>7}"
+        f"{'N':>7} {'tokenizer s':>11} {'build s':>8} {'x tok':>6} {'RSS MB':>7} "
+        f"{'tree MB':>8} {'exports MB':>10} {'rebuild s':>9} {'% build':>7} {'query s':>7}"
     )
-    previous = (0, 0.0)
     for n in args.sizes:
-        r = {"n": n, **_run(n, args.views, "extract"), **_run(n, args.views, "build")}
-        r.update(_run(n, args.views, "rebuild"))
-        # memory per abstract: the growth of the peak since the previous size
-        per = (r["peak_mb"] - previous[1]) * 1024 / (n - previous[0]) if previous[0] else 0
-        previous = (n, r["peak_mb"])
+        r = as_user(n, args.views)
         print(
-            f"{r['n']:>7} {r['n'] / r['tokenize']:>12.0f} {r['n'] / r['extract']:>10.0f} "
-            f"{r['extract'] / r['tokenize']:>6.1f} {r['n'] / r['build']:>8.0f} "
-            f"{r['build']:>8.1f} {r['peak_mb']:>8.0f} {per:>7.1f} {r['tree_mb']:>7.0f} "
-            f"{r['turtle'] / 1e6:>10.1f} {r['triples']:>9} {r['rebuild']:>9.1f} "
-            f"{100 * r['rebuild'] / r['build']:>6.0f}%",
+            f"{r['n']:>7} {r['tokenize']:>11.1f} {r['build']:>8.1f} "
+            f"{r['build'] / r['tokenize']:>6.1f} {r['rss_mb']:>7.0f} {r['tree_mb']:>8.0f} "
+            f"{r['exports_mb']:>10.0f} {r['rebuild']:>9.1f} "
+            f"{100 * r['rebuild'] / r['build']:>6.0f}% {r['query']:>7.1f}",
             flush=True,
         )
 
