@@ -19,6 +19,15 @@ os.environ["KG_CACHE_DIR"] = tempfile.mkdtemp(prefix="kg-test-cache-")
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 DATA = Path(__file__).resolve().parent / "data"
+#: the two seed files: a heading ("ICML 2026 Papers"), then one abstract a paragraph
+SEED_FILES = sorted(SEEDS.glob("*.txt"))
+#: abstracts in each seed file (19 paragraphs under the heading: test_ingest counts them)
+PAPERS_PER_SEED_FILE = 19
+#: abstracts in seeds/, so papers in every build of it: two seed files of 19
+SEED_PAPERS = 2 * PAPERS_PER_SEED_FILE
+#: seed abstracts that mention MATH500, each with a figure on it: 000_… line 31 ("MATH500")
+#: and 004_… line 33 ("MATH-500"); the "MATH" of 000_… line 7 is another benchmark
+MATH500_PAPERS = 2
 #: CI sets this so that a test needing a system tool fails instead of skipping
 REQUIRE_TOOLS = os.environ.get("KG_REQUIRE_TOOLS") == "1"
 

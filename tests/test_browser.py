@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REQUIRE_TOOLS, need_tool
+from conftest import REQUIRE_TOOLS, SEED_PAPERS, need_tool
 
 pytestmark = pytest.mark.browser
 
@@ -102,5 +102,5 @@ def test_filters_hide_a_type(browser, built):
     view.page.uncheck("[data-type=Paper]")
     hidden = view.page.evaluate("nodes.get({filter: n => n.hidden}).length")
     papers = view.page.evaluate("nodes.get({filter: n => n.group === 'Paper'}).length")
-    assert hidden == papers == 38
+    assert hidden == papers == SEED_PAPERS
     assert view.clean()
