@@ -11,7 +11,7 @@ import time
 
 import psutil
 import pytest
-from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, write
+from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, need_module, write
 
 from kg.builder import build
 from kg.cache import ExtractionCache
@@ -106,7 +106,7 @@ def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path
 
 @pytest.mark.slow
 def test_dask_engine_equals_local_engine_on_two_workers():
-    distributed = pytest.importorskip("distributed")
+    distributed = need_module("distributed")
     # earlier tests' garbage holds pyoxigraph query results, which must be dropped on the
     # thread that made them: collected here, not by a collection run on a Dask thread
     gc.collect()
@@ -121,7 +121,7 @@ def test_dask_engine_equals_local_engine_on_two_workers():
 
 @pytest.mark.slow
 def test_dask_scheduler_that_is_not_there_is_a_clear_error(runner, tmp_path):
-    pytest.importorskip("distributed")
+    need_module("distributed")
     result = runner.invoke(
         main,
         [
