@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
@@ -19,7 +21,17 @@ os.environ["KG_CACHE_DIR"] = tempfile.mkdtemp(prefix="kg-test-cache-")
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 DATA = Path(__file__).resolve().parent / "data"
-#: CI sets this so that a test needing a system tool fails instead of skipping
+#: the two seed files: a heading ("ICML 2026 Papers"), then one abstract a paragraph
+SEED_FILES = sorted(SEEDS.glob("*.txt"))
+#: abstracts in each seed file (19 paragraphs under the heading: test_ingest counts them)
+PAPERS_PER_SEED_FILE = 19
+#: abstracts in seeds/, so papers in every build of it: two seed files of 19
+SEED_PAPERS = 2 * PAPERS_PER_SEED_FILE
+#: seed abstracts that mention MATH500, each with a figure on it: 000_… line 31 ("MATH500")
+#: and 004_… line 33 ("MATH-500"); the "MATH" of 000_… line 7 is another benchmark
+MATH500_PAPERS = 2
+#: CI sets this so that a test needing a system tool or a test dependency fails instead of
+#: skipping
 REQUIRE_TOOLS = os.environ.get("KG_REQUIRE_TOOLS") == "1"
 
 
@@ -31,6 +43,17 @@ def need_tool(name: str) -> str:
             pytest.fail(f"{name} is required (KG_REQUIRE_TOOLS=1) but not installed")
         pytest.skip(f"{name} not installed")
     return path
+
+
+def need_module(name: str) -> ModuleType:
+    """A module of the `test` extra, or skip (fail under KG_REQUIRE_TOOLS=1) when it is
+    missing: CI installs the extra, so a skip there would hide a broken install."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        if REQUIRE_TOOLS:
+            pytest.fail(f"{name} is required (KG_REQUIRE_TOOLS=1) but not importable: {error}")
+        pytest.skip(f"{name} not installed")
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REQUIRE_TOOLS, need_tool
+from conftest import SEED_PAPERS, need_module, need_tool
 
 pytestmark = pytest.mark.browser
 
@@ -11,13 +11,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser():
     chromium = need_tool("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if REQUIRE_TOOLS:
-            pytest.fail("playwright is required (KG_REQUIRE_TOOLS=1)")
-        pytest.skip("playwright not installed")
-    with sync_playwright() as p:
+    playwright = need_module("playwright.sync_api")
+    with playwright.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium,
             headless=True,
@@ -102,5 +97,5 @@ def test_filters_hide_a_type(browser, built):
     view.page.uncheck("[data-type=Paper]")
     hidden = view.page.evaluate("nodes.get({filter: n => n.hidden}).length")
     papers = view.page.evaluate("nodes.get({filter: n => n.group === 'Paper'}).length")
-    assert hidden == papers == 38
+    assert hidden == papers == SEED_PAPERS
     assert view.clean()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, need_module
 
 from kg.extract.classifier import STAGES, LinearModel, Models, load_models, models_from_json
 
@@ -60,7 +60,7 @@ def test_the_shipped_models_load_with_their_classes():
 @pytest.mark.slow
 def test_the_training_script_trains_every_stage(tmp_path):
     """training/train.py on a few gold abstracts: four models that the extractor loads."""
-    pytest.importorskip("sklearn")
+    need_module("sklearn")
     sys.path.insert(0, str(ROOT / "training"))
     from train import train
 

@@ -11,7 +11,7 @@ import time
 
 import psutil
 import pytest
-from conftest import SEEDS, write
+from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, need_module, write
 
 from kg.builder import build
 from kg.cache import ExtractionCache
@@ -27,7 +27,7 @@ def snapshot(directory):
 def test_a_rebuild_reuses_the_cache_and_writes_the_same_bytes(tmp_path):
     first = build([SEEDS], tmp_path / "a", cache_dir=tmp_path / "cache", views="none")
     again = build([SEEDS], tmp_path / "b", cache_dir=tmp_path / "cache", views="none")
-    assert (first.cached, again.cached) == (0, 38)
+    assert (first.cached, again.cached) == (0, SEED_PAPERS)
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
 
 
@@ -38,7 +38,8 @@ def test_changing_one_abstract_extracts_only_that_one(tmp_path):
     lines[2] = lines[2].replace("RC", "RC2", 1)
     write(source, "\n".join(lines) + "\n")
     summary = build([source], tmp_path / "b", cache_dir=tmp_path / "cache", views="none")
-    assert summary.papers == 19 and summary.cached == 18
+    assert summary.papers == PAPERS_PER_SEED_FILE
+    assert summary.cached == PAPERS_PER_SEED_FILE - 1  # all but the one changed
 
 
 def test_a_new_extractor_starts_afresh(tmp_path, monkeypatch):
@@ -56,10 +57,10 @@ def test_no_cache_and_cache_commands(runner, tmp_path, monkeypatch):
     assert not (tmp_path / "cache").exists()  # neither extractions nor page memos
     runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path / "a"), "-q"])
     info = runner.invoke(main, ["cache", "info"])
-    assert info.exit_code == 0 and ": 38 extractions" in info.stdout
+    assert info.exit_code == 0 and f": {SEED_PAPERS} extractions" in info.stdout
     assert ": memos of 1 exports directories" in info.stdout
     cleared = runner.invoke(main, ["cache", "clear"])
-    assert cleared.exit_code == 0 and "removed 38 extractions" in cleared.stdout
+    assert cleared.exit_code == 0 and f"removed {SEED_PAPERS} extractions" in cleared.stdout
     assert "removed the memos of 1 exports directories" in cleared.stdout
     assert ExtractionCache(tmp_path / "cache").count() == 0
     assert not list((tmp_path / "cache" / "pages").glob("*"))
@@ -105,7 +106,7 @@ def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path
 
 @pytest.mark.slow
 def test_dask_engine_equals_local_engine_on_two_workers():
-    distributed = pytest.importorskip("distributed")
+    distributed = need_module("distributed")
     # earlier tests' garbage holds pyoxigraph query results, which must be dropped on the
     # thread that made them: collected here, not by a collection run on a Dask thread
     gc.collect()
@@ -120,7 +121,7 @@ def test_dask_engine_equals_local_engine_on_two_workers():
 
 @pytest.mark.slow
 def test_dask_scheduler_that_is_not_there_is_a_clear_error(runner, tmp_path):
-    pytest.importorskip("distributed")
+    need_module("distributed")
     result = runner.invoke(
         main,
         [

@@ -120,7 +120,8 @@ def test_cli_eval(runner, built, tmp_path):
     assert result.exit_code == 0
     assert "strict" in result.stdout and "FN" in result.stdout
     as_json = runner.invoke(main, ["eval", str(DEV), str(built / "extractions.jsonl"), "--json"])
-    assert json.loads(as_json.stdout)["abstracts"] == 19
+    gold = DEV.read_text(encoding="utf-8").splitlines()  # one abstract a line
+    assert json.loads(as_json.stdout)["abstracts"] == len(gold)
     bad = write(tmp_path / "bad.jsonl", '{"text": "x"}\n{not json\n')
     failed = runner.invoke(main, ["eval", str(DEV), str(bad)])
     assert failed.exit_code == 2 and "bad.jsonl:2: not JSON" in failed.stderr

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import networkx as nx
+from conftest import SEED_PAPERS
 
 from kg.stats import stats
 
@@ -8,7 +9,7 @@ from kg.stats import stats
 def test_graphml_round_trips_with_types_and_evidence(built):
     graph = nx.read_graphml(built / "kg.graphml", force_multigraph=True)
     kinds = nx.get_node_attributes(graph, "kind")
-    assert sum(k == "paper" for k in kinds.values()) == 38
+    assert sum(k == "paper" for k in kinds.values()) == SEED_PAPERS
     assert graph.nodes["entity:math500"]["type"] == "Benchmark"
     evaluated = [
         d
@@ -20,7 +21,7 @@ def test_graphml_round_trips_with_types_and_evidence(built):
 
 def test_stats_counts_match_the_graph(built):
     result = stats(built, top=3)
-    assert result.papers == 38
+    assert result.papers == SEED_PAPERS
     graph = nx.read_graphml(built / "kg.graphml", force_multigraph=True)
     entity_nodes = [n for n, d in graph.nodes(data=True) if d["kind"] == "entity"]
     assert sum(result.entities_by_type.values()) == len(entity_nodes)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SEEDS, write
+from conftest import PAPERS_PER_SEED_FILE, SEED_FILES, SEED_PAPERS, write
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -18,12 +18,15 @@ def test_headings_give_venue_and_year_in_both_languages():
     assert parse_heading("my reading list") == (None, None)
 
 
-def test_seed_files_give_19_papers_each_with_heading_metadata():
-    for path in sorted(SEEDS.glob("*.txt")):
+def test_seed_files_give_their_papers_with_heading_metadata():
+    assert len(SEED_FILES) * PAPERS_PER_SEED_FILE == SEED_PAPERS
+    for path in SEED_FILES:
+        heading, *rest = path.read_text(encoding="utf-8").splitlines()
+        assert sum(bool(line.strip()) for line in rest) == PAPERS_PER_SEED_FILE  # the count
         papers = read_file(path)
-        assert len(papers) == 19
-        assert {(p.venue, p.year) for p in papers} == {("ICML", 2026)}
-        assert [p.index for p in papers] == list(range(1, 20))
+        assert len(papers) == PAPERS_PER_SEED_FILE
+        assert {(p.venue, p.year) for p in papers} == {("ICML", 2026)} == {parse_heading(heading)}
+        assert [p.index for p in papers] == list(range(1, PAPERS_PER_SEED_FILE + 1))
         lines = path.read_text(encoding="utf-8").splitlines()
         assert all(lines[p.line - 1].strip() == p.text for p in papers)
 

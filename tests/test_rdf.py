@@ -3,7 +3,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from conftest import ROOT, need_tool
+from conftest import ROOT, SEED_PAPERS, need_tool
 from rdflib import RDF, BNode, Graph, URIRef
 
 from kg.namespaces import KG, PREFIXES
@@ -111,7 +111,7 @@ def test_an_independent_store_loads_the_turtle(built):
         "PREFIX kg: <https://w3id.org/kg-ml/ontology#> "
         "SELECT (COUNT(*) AS ?n) WHERE { ?p a kg:Paper }"
     )
-    assert int(next(iter(store.query(query)))["n"].value) == 38
+    assert int(next(iter(store.query(query)))["n"].value) == SEED_PAPERS
 
 
 def test_void_describes_the_export(built):
