@@ -11,7 +11,6 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
 from kg.errors import KgError
-from kg.extract import iter_extract, make_nlp
 from kg.extract.serial import dump, load
 from kg.model import Extraction, Paper
 from kg.processes import exit_with
@@ -38,7 +37,9 @@ def auto_workers(papers: int) -> int:
 
 def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
     if workers <= 1:
-        yield from iter_extract(papers, make_nlp())
+        from kg.extract import iter_extract  # spaCy loads only when something is extracted
+
+        yield from iter_extract(papers, _worker_nlp())
         return
     # each worker builds the pipeline once and sends back plain dicts, not spaCy Docs
     # (spaCy's own n_process pickles whole Docs and was twice as slow here)
@@ -53,6 +54,8 @@ def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
 
 
 def _extract_dumped(papers: list[Paper]) -> list[dict]:
+    from kg.extract import iter_extract
+
     return [dump(ex) for ex in iter_extract(papers, _worker_nlp())]
 
 
@@ -64,11 +67,15 @@ def _start_worker(parent: int) -> None:
 
 @lru_cache(maxsize=1)
 def _worker_nlp():  # noqa: ANN202 - a spaCy Language, built once per worker process
+    from kg.extract import make_nlp
+
     return make_nlp()
 
 
 def _extract_partition(papers: list[Paper]) -> list[Extraction]:
     """Run on a Dask worker: the pipeline is built once per worker, not shipped per item."""
+    from kg.extract import iter_extract
+
     return list(iter_extract(papers, _worker_nlp()))
 
 

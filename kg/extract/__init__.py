@@ -10,13 +10,14 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kg.extract.pipeline import EXTRACTOR_VERSION, make_nlp
+    from kg.extract.pipeline import make_nlp
     from kg.extract.run import extract, iter_extract
+    from kg.extract.version import EXTRACTOR_VERSION
 
 __all__ = ["EXTRACTOR_VERSION", "extract", "iter_extract", "make_nlp"]
 
 _WHERE = {
-    "EXTRACTOR_VERSION": "kg.extract.pipeline",
+    "EXTRACTOR_VERSION": "kg.extract.version",
     "make_nlp": "kg.extract.pipeline",
     "extract": "kg.extract.run",
     "iter_extract": "kg.extract.run",

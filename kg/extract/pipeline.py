@@ -8,9 +8,9 @@ from spacy.language import Language
 from kg.extract import components  # noqa: F401  (registers the kg_* factories)
 from kg.extract.classifier import Models
 from kg.extract.tokenizer import customize_tokenizer
+from kg.extract.version import EXTRACTOR_VERSION
 
-#: the extractor's name in the exports' provenance (the cache keys on kg/fingerprint.py)
-EXTRACTOR_VERSION = "kg-extractor/0.1.0"
+__all__ = ["EXTRACTOR_VERSION", "make_nlp", "models_of"]
 
 
 def make_nlp(lexicon_path: str = "", models: Models | None = None) -> Language:

@@ -7,11 +7,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
-from spacy.displacy.render import EntityRenderer
+
+if TYPE_CHECKING:
+    from spacy.displacy.render import EntityRenderer
 
 from kg import bidi
 from kg.graph import entity_node, paper_node
@@ -339,7 +341,10 @@ def _highlight(ex: Extraction) -> str:
 @cache
 def _displacy() -> EntityRenderer:
     """displaCy's entity renderer, made once: `displacy.render` makes one per call, and each
-    reads every installed package's entry points for colours (40% of a paper page's time)."""
+    reads every installed package's entry points for colours (40% of a paper page's time).
+    Imported here: loading spaCy costs a second, and a rebuild may draw no paper page."""
+    from spacy.displacy.render import EntityRenderer
+
     return EntityRenderer(
         options={"colors": {kind.upper(): colour for kind, colour in COLOURS.items()}}
     )
