@@ -14,7 +14,9 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from spacy.displacy.render import EntityRenderer
 
 from kg import bidi
+from kg import graph_schema as schema
 from kg.graph import entity_node, paper_node
+from kg.graph_schema import ENTITY
 from kg.model import (
     Assertion,
     Entity,
@@ -221,11 +223,11 @@ def overview_view(graph: nx.MultiDiGraph, title: str) -> View:
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
         note = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
         return View(signatures, tuple(sorted(graph.nodes)), title, note, sub=False)
-    entities = [(n, d) for n, d in graph.nodes(data=True) if d["kind"] == "entity"]
+    entities = list(schema.entity_nodes(graph))
     top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
     chosen = {n for n, _ in top}
     pairs: Counter[tuple[str, str]] = Counter()
-    for paper in (n for n, d in graph.nodes(data=True) if d["kind"] == "paper"):
+    for paper, _ in schema.paper_nodes(graph):
         mentioned = sorted(set(graph.successors(paper)) & chosen)
         pairs.update(combinations(mentioned, 2))
     links = tuple(
@@ -306,7 +308,7 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
 def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
     if node is None or node not in graph:
         return None
-    page = page_of(node, graph.nodes[node])
+    page = page_of(node, schema.node(graph, node))
     return "../" + page if page else None
 
 
@@ -350,7 +352,7 @@ def entity_view(entity: Entity, site: Site) -> View:
     graph = site.graph
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
-    related = {n for n in nx.all_neighbors(graph, me) if graph.nodes[n]["kind"] == "entity"}
+    related = {n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == ENTITY}
     first_mention: dict[str, Mention] = {}
     for ref in entity.mentions:
         first_mention.setdefault(ref.paper, ref.mention)
