@@ -11,12 +11,10 @@ from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
-from spacy.displacy.render import EntityRenderer
 
 from kg import bidi
 from kg import graph_schema as schema
 from kg.graph import entity_node, paper_node
-from kg.graph_schema import ENTITY
 from kg.model import (
     Assertion,
     Entity,
@@ -26,7 +24,8 @@ from kg.model import (
     Mention,
     RelationType,
 )
-from kg.views.data import COLOURS, elements, legend, options, page_of, relations
+from kg.views.abstract import highlight, meta_line
+from kg.views.data import elements, legend, options, page_of, relations
 
 #: the overview draws everything up to this many nodes ...
 OVERVIEW_MAX_NODES = 400
@@ -268,8 +267,8 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
         if (p.id, e.name) in site.links
     }
     context = {
-        "meta": _meta(ex),
-        "abstract": _highlight(ex),
+        "meta": meta_line(ex),
+        "abstract": highlight(ex),
         "extractor": extractor,
         "entities": [
             {
@@ -312,47 +311,14 @@ def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
     return "../" + page if page else None
 
 
-def _meta(ex: Extraction) -> str:
-    p = ex.paper
-    parts = ["; ".join(p.authors)] if p.authors else []
-    venue = f"{p.venue} {p.year}" if p.venue and p.year else (p.venue or p.collection)
-    parts += [venue] if venue else []
-    parts += [f"arXiv:{p.arxiv_id}"] if p.arxiv_id else []
-    parts += [f"doi:{p.doi}"] if p.doi else []
-    parts.append(f"{p.source}, line {p.line} · paper {p.id}")
-    return " · ".join(parts)
-
-
-def _highlight(ex: Extraction) -> str:
-    spans = sorted(
-        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
-        key=lambda s: (s[0], -s[1]),
-    )
-    kept: list[dict[str, object]] = []
-    last_end = -1
-    for start, end, label in spans:  # displaCy draws no overlapping spans
-        if start >= last_end:
-            kept.append({"start": start, "end": end, "label": label})
-            last_end = end
-    page = {"text": ex.paper.text, "ents": kept, "title": None}
-    return str(_displacy().render([page], page=False, minify=False)).strip()
-
-
-@cache
-def _displacy() -> EntityRenderer:
-    """displaCy's entity renderer, made once: `displacy.render` makes one per call, and each
-    reads every installed package's entry points for colours (40% of a paper page's time)."""
-    return EntityRenderer(
-        options={"colors": {kind.upper(): colour for kind, colour in COLOURS.items()}}
-    )
-
-
 def entity_view(entity: Entity, site: Site) -> View:
     """What an entity's page shows."""
     graph = site.graph
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
-    related = {n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == ENTITY}
+    related = {
+        n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == schema.ENTITY
+    }
     first_mention: dict[str, Mention] = {}
     for ref in entity.mentions:
         first_mention.setdefault(ref.paper, ref.mention)
