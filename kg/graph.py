@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import networkx as nx
 
+from kg.graph_schema import (
+    ENTITY,
+    MENTIONS,
+    PAPER,
+    VARIANT_OF,
+    EdgeData,
+    EntityNode,
+    PaperNode,
+)
 from kg.model import KnowledgeGraph, RelationType
 
 
@@ -20,15 +29,15 @@ def entity_node(key: str) -> str:
 def to_networkx(kg: KnowledgeGraph) -> nx.MultiDiGraph:
     """Papers and entities as nodes; mentions and typed relations as keyed edges.
 
-    Node attributes are strings and integers only, so the graph writes to GraphML as is.
-    Entity-to-entity edges carry the paper that states them and the evidence sentence.
+    The attributes are those `kg.graph_schema` declares: strings and integers only, so the
+    graph writes to GraphML as is. Entity-to-entity edges carry the paper that states them
+    and the evidence sentence.
     """
     graph = nx.MultiDiGraph()
     texts = {p.id: p.text for p in kg.papers}
     for p in kg.papers:
-        graph.add_node(
-            paper_node(p.id),
-            kind="paper",
+        paper = PaperNode(
+            kind=PAPER,
             type="Paper",
             label=_short(p.title or p.text),
             title=p.title,
@@ -39,11 +48,11 @@ def to_networkx(kg: KnowledgeGraph) -> nx.MultiDiGraph:
             venue=p.venue or "",
             year=p.year or 0,
         )
+        graph.add_node(paper_node(p.id), **paper)
     keys = {e.key for e in kg.entities}
     for e in kg.entities:
-        graph.add_node(
-            entity_node(e.key),
-            kind="entity",
+        entity = EntityNode(
+            kind=ENTITY,
             type=e.type.value,
             label=e.name,
             aliases="|".join(e.aliases),
@@ -51,35 +60,24 @@ def to_networkx(kg: KnowledgeGraph) -> nx.MultiDiGraph:
             concept=e.concept or "",
             broader=e.broader or "",
         )
+        graph.add_node(entity_node(e.key), **entity)
     proposed = {(a.paper, a.tail) for a in kg.assertions if a.relation is RelationType.PROPOSES}
     for e in kg.entities:
         for pid in e.papers:
             if (pid, e.key) not in proposed:
-                graph.add_edge(
-                    paper_node(pid),
-                    entity_node(e.key),
-                    key="mentions",
-                    relation="mentions",
-                    paper=pid,
-                )
+                mention = EdgeData(relation=MENTIONS, paper=pid)
+                graph.add_edge(paper_node(pid), entity_node(e.key), key=MENTIONS, **mention)
         if e.broader in keys:
-            graph.add_edge(
-                entity_node(e.key),
-                entity_node(e.broader),
-                key="variant_of",
-                relation="variant_of",
-                paper="",
-            )
+            variant = EdgeData(relation=VARIANT_OF, paper="")
+            graph.add_edge(entity_node(e.key), entity_node(e.broader), key=VARIANT_OF, **variant)
     for a in kg.assertions:
         head = paper_node(a.head) if a.relation is RelationType.PROPOSES else entity_node(a.head)
-        graph.add_edge(
-            head,
-            entity_node(a.tail),
-            key=f"{a.relation.value}:{a.paper}",
+        stated = EdgeData(
             relation=a.relation.value,
             paper=a.paper,
             evidence=texts[a.paper][a.sentence.start : a.sentence.end],
         )
+        graph.add_edge(head, entity_node(a.tail), key=f"{a.relation.value}:{a.paper}", **stated)
     return graph
 
 

@@ -58,91 +58,154 @@ def link(
         A `KnowledgeGraph` with papers, entities, assertions and results sorted by key.
     """
     extractions = list(extractions)
-    concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
-    label_to_concept = {fold(label): c.key for c in concepts.values() for label in c.labels}
-    uf = _UnionFind()
-    reasons: dict[str, set[str]] = defaultdict(set)
-
-    def name_key(name: str) -> str:
-        return label_to_concept.get(fold(name)) or entity_key(name)
-
-    for ex in extractions:
-        for e in ex.entities:
-            k = e.concept or name_key(e.name)
-            uf.find(k)
-            for alias in e.aliases:
-                ak = name_key(alias)
-                if ak != k:
-                    uf.union(k, ak)
-                    reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
-
-    members: dict[str, list[tuple[str, ExtractedEntity]]] = defaultdict(list)
-    local: dict[tuple[str, str], str] = {}  # (paper, name in paper) -> group root
-    for ex in extractions:
-        for e in ex.entities:
-            root = uf.find(e.concept or name_key(e.name))
-            members[root].append((ex.paper.id, e))
-            for n in (e.name, *e.aliases):
-                local[(ex.paper.id, n)] = root
-
+    names = _Names(lexicon if lexicon is not None else default_lexicon())
+    uf, reasons = _group(extractions, names)
+    members, local = _members(extractions, uf, names)
     keys_of: dict[str, set[str]] = defaultdict(set)
     for k in list(uf.parent):
         keys_of[uf.find(k)].add(k)
     final_key: dict[str, str] = {}
     entities: list[Entity] = []
     for root, items in members.items():
-        keys = keys_of[root]
-        concept = next((concepts[k] for k in sorted(keys) if k in concepts), None)
-        names = Counter(e.name for _, e in items)
-        if concept is not None:
-            name, key = concept.label, concept.key
-        else:
-            name = sorted(names, key=lambda n: (-names[n], -len(n), n))[0]
-            key = entity_key(name)
-        votes = Counter(e.type.value for _, e in items)
-        etype = (
-            concept.type
-            if concept is not None
-            else EntityType(sorted(votes, key=lambda t: (-votes[t], t))[0])
-        )
-        aliases = sorted({n for _, e in items for n in (e.name, *e.aliases)} - {name})
-        broader = (
-            concept.broader
-            if concept is not None
-            else (model_family(name) if etype is EntityType.MODEL else None)
-        )
-        refs = sorted(
-            (EntityRef(pid, m) for pid, e in items for m in e.mentions),
-            key=lambda r: (r.paper, r.mention.start),
-        )
-        notes: set[str] = set().union(*(reasons.get(k, set()) for k in keys))
-        for alias in aliases:
-            if fold(alias) == fold(name):
-                notes.add(
-                    f"{alias!r} and {name!r} fold alike (case, spaces, hyphens, dots and "
-                    "apostrophes aside)"
-                )
-            elif concept is not None and alias in concept.alt_labels:
-                notes.add(f"{alias!r} is a lexicon name of {concept.label!r}")
-        why = sorted(notes)
-        if concept is not None:
-            why.append(f"lexicon concept {concept.key} ({concept.label})")
-        final_key[root] = key
-        entities.append(
-            Entity(
-                key=key,
-                name=name,
-                type=etype,
-                aliases=tuple(aliases),
-                papers=tuple(sorted({pid for pid, _ in items})),
-                mentions=tuple(refs),
-                concept=concept.key if concept else None,
-                broader=broader,
-                type_votes=tuple(sorted(votes.items())),
-                merge_reasons=tuple(why),
-            )
-        )
+        entity = _entity(items, keys_of[root], names.concepts, reasons)
+        final_key[root] = entity.key
+        entities.append(entity)
+    assertions, results = _statements(extractions, final_key, local)
+    return KnowledgeGraph(
+        papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
+        entities=tuple(sorted(entities, key=lambda e: e.key)),
+        assertions=tuple(sorted(assertions, key=lambda a: (a.paper, a.head, a.relation, a.tail))),
+        results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
+        extractions=tuple(extractions),
+        links=tuple(sorted((pid, name, final_key[root]) for (pid, name), root in local.items())),
+    )
 
+
+class _Names:
+    """The key a name links under: its lexicon concept's, or its own folded key."""
+
+    def __init__(self, lexicon: Iterable[Concept]) -> None:
+        self.concepts = {c.key: c for c in lexicon}
+        self._label_to_concept = {
+            fold(label): c.key for c in self.concepts.values() for label in c.labels
+        }
+
+    def key(self, name: str) -> str:
+        """The key of `name`."""
+        return self._label_to_concept.get(fold(name)) or entity_key(name)
+
+    def of(self, e: ExtractedEntity) -> str:
+        """The key of an extracted entity: its concept's, or its name's."""
+        return e.concept or self.key(e.name)
+
+
+def _group(extractions: list[Extraction], names: _Names) -> tuple[_UnionFind, dict[str, set[str]]]:
+    """Every entity's key joined with its aliases' keys, and why each join was made."""
+    uf = _UnionFind()
+    reasons: dict[str, set[str]] = defaultdict(set)
+    for ex in extractions:
+        for e in ex.entities:
+            k = names.of(e)
+            uf.find(k)
+            for alias in e.aliases:
+                ak = names.key(alias)
+                if ak != k:
+                    uf.union(k, ak)
+                    reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
+    return uf, reasons
+
+
+_Members = dict[str, list[tuple[str, ExtractedEntity]]]
+
+
+def _members(
+    extractions: list[Extraction], uf: _UnionFind, names: _Names
+) -> tuple[_Members, dict[tuple[str, str], str]]:
+    """The (paper, entity) pairs of each group, and the group of each (paper, name)."""
+    members: _Members = defaultdict(list)
+    local: dict[tuple[str, str], str] = {}  # (paper, name in paper) -> group root
+    for ex in extractions:
+        for e in ex.entities:
+            root = uf.find(names.of(e))
+            members[root].append((ex.paper.id, e))
+            for n in (e.name, *e.aliases):
+                local[(ex.paper.id, n)] = root
+    return members, local
+
+
+def _entity(
+    items: list[tuple[str, ExtractedEntity]],
+    keys: set[str],
+    concepts: dict[str, Concept],
+    reasons: dict[str, set[str]],
+) -> Entity:
+    """The entity of one group: the lexicon's name and type, or the most common ones."""
+    concept = next((concepts[k] for k in sorted(keys) if k in concepts), None)
+    names = Counter(e.name for _, e in items)
+    if concept is not None:
+        name, key = concept.label, concept.key
+    else:
+        name = sorted(names, key=lambda n: (-names[n], -len(n), n))[0]
+        key = entity_key(name)
+    votes = Counter(e.type.value for _, e in items)
+    etype = (
+        concept.type
+        if concept is not None
+        else EntityType(sorted(votes, key=lambda t: (-votes[t], t))[0])
+    )
+    aliases = sorted({n for _, e in items for n in (e.name, *e.aliases)} - {name})
+    broader = (
+        concept.broader
+        if concept is not None
+        else (model_family(name) if etype is EntityType.MODEL else None)
+    )
+    refs = sorted(
+        (EntityRef(pid, m) for pid, e in items for m in e.mentions),
+        key=lambda r: (r.paper, r.mention.start),
+    )
+    return Entity(
+        key=key,
+        name=name,
+        type=etype,
+        aliases=tuple(aliases),
+        papers=tuple(sorted({pid for pid, _ in items})),
+        mentions=tuple(refs),
+        concept=concept.key if concept else None,
+        broader=broader,
+        type_votes=tuple(sorted(votes.items())),
+        merge_reasons=tuple(_why(name, aliases, concept, keys, reasons)),
+    )
+
+
+def _why(
+    name: str,
+    aliases: list[str],
+    concept: Concept | None,
+    keys: set[str],
+    reasons: dict[str, set[str]],
+) -> list[str]:
+    """Why the names of one entity were merged, sorted; its lexicon concept last."""
+    notes: set[str] = set().union(*(reasons.get(k, set()) for k in keys))
+    for alias in aliases:
+        if fold(alias) == fold(name):
+            notes.add(
+                f"{alias!r} and {name!r} fold alike (case, spaces, hyphens, dots and "
+                "apostrophes aside)"
+            )
+        elif concept is not None and alias in concept.alt_labels:
+            notes.add(f"{alias!r} is a lexicon name of {concept.label!r}")
+    why = sorted(notes)
+    if concept is not None:
+        why.append(f"lexicon concept {concept.key} ({concept.label})")
+    return why
+
+
+def _statements(
+    extractions: list[Extraction],
+    final_key: dict[str, str],
+    local: dict[tuple[str, str], str],
+) -> tuple[set[Assertion], list[LinkedResult]]:
+    """Each paper's relations and results, their names resolved to entity keys."""
     assertions: set[Assertion] = set()
     results: list[LinkedResult] = []
     for ex in extractions:
@@ -169,12 +232,4 @@ def link(
                     text=res.text,
                 )
             )
-
-    return KnowledgeGraph(
-        papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
-        entities=tuple(sorted(entities, key=lambda e: e.key)),
-        assertions=tuple(sorted(assertions, key=lambda a: (a.paper, a.head, a.relation, a.tail))),
-        results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
-        extractions=tuple(extractions),
-        links=tuple(sorted((pid, name, final_key[root]) for (pid, name), root in local.items())),
-    )
+    return assertions, results

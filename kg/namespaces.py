@@ -1,8 +1,11 @@
-"""Every IRI kg writes comes from here: the kg ontology and the id spaces of the data."""
+"""Every IRI kg writes comes from here: the kg ontology, the other vocabularies' terms kg
+uses (each a `DefinedNamespace` that fails on a term it does not define) and the id spaces
+of the data."""
 
 from __future__ import annotations
 
 from rdflib import Namespace, URIRef
+from rdflib.namespace import VOID as VOID  # rdflib's VOID is a checked DefinedNamespace
 from rdflib.namespace import DefinedNamespace
 
 #: base of everything kg mints; the ontology is `BASE + "ontology#"`
@@ -49,18 +52,47 @@ class KG(DefinedNamespace):
     unit: URIRef
 
 
-OA = Namespace("http://www.w3.org/ns/oa#")
-MLS = Namespace("http://www.w3.org/ns/mls#")
-SCHEMA = Namespace("https://schema.org/")
+class OA(DefinedNamespace):
+    """W3C Web Annotation: the terms kg uses for mentions and their text positions."""
+
+    _NS = Namespace("http://www.w3.org/ns/oa#")
+    _fail = True
+
+    TextPositionSelector: URIRef
+    hasBody: URIRef
+    hasTarget: URIRef
+    hasSource: URIRef
+    hasSelector: URIRef
+    start: URIRef
+    end: URIRef
+
+
+class SCHEMA(DefinedNamespace):
+    """schema.org: the terms kg uses for a paper's links (rdflib's `SDO` accepts any name)."""
+
+    _NS = Namespace("https://schema.org/")
+    _fail = True
+
+    url: URIRef
+    sameAs: URIRef
+
+
+class MLS(DefinedNamespace):
+    """ML-Schema, which the ontology aligns with; kg's data uses none of its terms."""
+
+    _NS = Namespace("http://www.w3.org/ns/mls#")
+    _fail = True
+
+
 PAPER = Namespace(BASE + "id/paper/")
 ENTITY = Namespace(BASE + "id/entity/")
 COLLECTION = Namespace(BASE + "id/collection/")
 ASSERTION = Namespace(BASE + "id/assertion/")
 RESULT = Namespace(BASE + "id/result/")
 AGENT = Namespace(BASE + "id/agent/")
+
 LEXICON = URIRef(BASE + "id/lexicon")
 DATASET = URIRef(BASE + "id/dataset")
-VOID = Namespace("http://rdfs.org/ns/void#")
 
 #: prefixes bound in every graph kg writes and declared for every query
 PREFIXES: dict[str, str] = {

@@ -9,6 +9,7 @@ from pathlib import Path
 import networkx as nx
 
 from kg.errors import InputError
+from kg.graph_schema import edges, entity_nodes, paper_nodes
 
 
 @dataclass(frozen=True)
@@ -35,19 +36,15 @@ def read_graph(exports: Path) -> nx.MultiDiGraph:
 def stats(exports: Path, top: int = 10) -> Stats:
     """Counts by type and the `top` entities mentioned by the most papers."""
     graph = read_graph(exports)
-    kinds = nx.get_node_attributes(graph, "kind")
-    types = Counter(d["type"] for _, d in graph.nodes(data=True) if d.get("kind") == "entity")
-    relations = Counter(d["relation"] for *_, d in graph.edges(data=True))
+    found = [d for _, d in entity_nodes(graph)]
+    types = Counter(d["type"] for d in found)
+    relations = Counter(d["relation"] for *_, d in edges(graph))
     entities = sorted(
-        (
-            (d["label"], d["type"], int(d["papers"]))
-            for n, d in graph.nodes(data=True)
-            if kinds.get(n) == "entity"
-        ),
+        ((d["label"], d["type"], int(d["papers"])) for d in found),
         key=lambda item: (-item[2], item[0]),
     )
     return Stats(
-        papers=sum(1 for k in kinds.values() if k == "paper"),
+        papers=sum(1 for _ in paper_nodes(graph)),
         entities_by_type=dict(sorted(types.items())),
         relations_by_type=dict(sorted(relations.items())),
         top_entities=tuple(entities[:top]),

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+import inspect
 import subprocess
 
 import pytest
+import rdflib.namespace
 from conftest import ROOT, SEED_PAPERS, need_tool
 from rdflib import RDF, BNode, Graph, URIRef
+from rdflib.namespace import DCTERMS, PROV, RDFS, SKOS
 
-from kg.namespaces import KG, PREFIXES
+import kg.rdf.terms
+from kg.namespaces import KG, MLS, OA, PREFIXES, SCHEMA, VOID
 from kg.resources import ontology_dir
 
 ONTOLOGY = Graph().parse(ROOT / "ontology" / "kg.ttl")
@@ -26,6 +30,27 @@ def test_every_namespace_term_is_defined_in_the_ontology():
 def test_a_typo_in_the_namespace_fails():
     with pytest.raises(AttributeError):
         KG.evaluatedon  # noqa: B018
+
+
+@pytest.mark.parametrize("namespace", [KG, OA, SCHEMA, MLS, VOID, RDF, RDFS, SKOS, DCTERMS, PROV])
+def test_a_misspelt_term_of_every_vocabulary_kg_writes_fails(namespace):
+    with pytest.raises(AttributeError, match="hasSorce"):
+        namespace.hasSorce  # noqa: B018
+    with pytest.raises(AttributeError, match="hasSorce"):
+        namespace["hasSorce"]  # noqa: B018
+    assert str(namespace) in PREFIXES.values()
+
+
+def test_void_is_rdflibs_checked_namespace():
+    assert VOID is rdflib.namespace.VOID
+
+
+@pytest.mark.parametrize(("term", "typo"), [("OA.hasSource", "OA.hasSorce"), ("KG.text", "KG.txt")])
+def test_a_misspelt_term_in_the_rdf_terms_fails_at_import(term, typo):
+    source = inspect.getsource(kg.rdf.terms)
+    assert term in source
+    with pytest.raises(AttributeError, match=typo.split(".")[1]):
+        exec(compile(source.replace(term, typo), "terms.py", "exec"), {"__name__": "typo"})
 
 
 def test_export_uses_only_ontology_terms_and_no_blank_nodes(built):

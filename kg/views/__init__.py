@@ -11,6 +11,7 @@ from functools import partial
 
 import networkx as nx
 
+from kg import graph_schema as schema
 from kg.graph import entity_node
 from kg.model import KnowledgeGraph
 from kg.views.data import COLOURS, page_of, vis_library
@@ -60,7 +61,7 @@ def render_views(
         pages.append((f"papers/{ex.paper.id}.html", partial(paper_view, ex, site, extractor)))
     for entity in kg.entities:
         node = entity_node(entity.key)
-        page = page_of(node, graph.nodes[node])
+        page = page_of(node, schema.node(graph, node))
         if page is not None:
             pages.append((page, partial(entity_view, entity, site)))
     return pages

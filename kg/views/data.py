@@ -10,6 +10,8 @@ import networkx as nx
 import pyvis
 from pyvis.network import Network
 
+from kg import graph_schema as schema
+from kg.graph_schema import ENTITY, MENTIONS, PAPER, NodeData
 from kg.names import fold
 
 #: colours by node type (also the legend)
@@ -38,9 +40,9 @@ def vis_library() -> dict[str, bytes]:
     }
 
 
-def page_of(node: str, data: dict) -> str | None:
+def page_of(node: str, data: NodeData) -> str | None:
     """The page of a node, relative to exports/: papers and well-mentioned entities."""
-    if data["kind"] == "paper":
+    if data["kind"] == PAPER:
         return f"papers/{node.removeprefix('paper:')}.html"
     if int(data["papers"]) >= ENTITY_PAGE_PAPERS:
         # keys are folded names: no "_" in them, so "%" → "_" is a safe file name
@@ -65,8 +67,8 @@ def options() -> dict:
     }
 
 
-def _title(node: str, data: dict) -> str:
-    if data["kind"] == "paper":
+def _title(node: str, data: NodeData) -> str:
+    if data["kind"] == PAPER:
         head = f"{data['title']}\n" if data.get("title") else ""
         by = f"{data['authors']}\n" if data.get("authors") else ""
         return f"{head}{by}Paper ({data['source']}, line {data['line']})\n\n{data['text']}"
@@ -75,9 +77,10 @@ def _title(node: str, data: dict) -> str:
     return f"{data['type']}: {data['label']}\n{also}papers: {data['papers']}"
 
 
-def _search_key(data: dict) -> str:
+def _search_key(data: NodeData) -> str:
     """Every name of a node, folded (the page folds the query the same way)."""
-    names = [data["label"], *(data.get("aliases") or "").split("|")]
+    aliases = data["aliases"] if data["kind"] == ENTITY else ""
+    names = [data["label"], *aliases.split("|")]
     return " ".join(dict.fromkeys(fold(n) for n in names if n))
 
 
@@ -91,7 +94,7 @@ def elements(
     keep = sorted(set(nodes))
     net = Network(directed=True, cdn_resources="local")
     for node in keep:
-        data = graph.nodes[node]
+        data = schema.node(graph, node)
         kind = data["type"]
         page = page_of(node, data)
         extra = {"url": prefix + page} if page else {}
@@ -101,7 +104,7 @@ def elements(
             title=_title(node, data),
             group=kind,
             shape=SHAPES.get(kind, "dot"),
-            value=1 if data["kind"] == "paper" else int(data["papers"]),
+            value=1 if data["kind"] == PAPER else int(data["papers"]),
             search=_search_key(data),
             **extra,
         )
@@ -109,8 +112,8 @@ def elements(
     rows = sorted(sub.edges(data=True), key=lambda e: (e[0], e[1], e[2]["relation"], e[2]["paper"]))
     for head, tail, data in [*rows, *extra_edges]:
         relation = data["relation"]
-        if relation == "mentions":
-            net.add_edge(head, tail, color="#d0d0d0", title="mentions", relation=relation)
+        if relation == MENTIONS:
+            net.add_edge(head, tail, color="#d0d0d0", title=MENTIONS, relation=relation)
         else:
             net.add_edge(
                 head,

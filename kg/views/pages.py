@@ -7,15 +7,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-if TYPE_CHECKING:
-    from spacy.displacy.render import EntityRenderer
-
 from kg import bidi
+from kg import graph_schema as schema
 from kg.graph import entity_node, paper_node
 from kg.model import (
     Assertion,
@@ -26,7 +24,8 @@ from kg.model import (
     Mention,
     RelationType,
 )
-from kg.views.data import COLOURS, elements, legend, options, page_of, relations
+from kg.views.abstract import highlight, meta_line
+from kg.views.data import elements, legend, options, page_of, relations
 
 #: the overview draws everything up to this many nodes ...
 OVERVIEW_MAX_NODES = 400
@@ -223,11 +222,11 @@ def overview_view(graph: nx.MultiDiGraph, title: str) -> View:
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
         note = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
         return View(signatures, tuple(sorted(graph.nodes)), title, note, sub=False)
-    entities = [(n, d) for n, d in graph.nodes(data=True) if d["kind"] == "entity"]
+    entities = list(schema.entity_nodes(graph))
     top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
     chosen = {n for n, _ in top}
     pairs: Counter[tuple[str, str]] = Counter()
-    for paper in (n for n, d in graph.nodes(data=True) if d["kind"] == "paper"):
+    for paper, _ in schema.paper_nodes(graph):
         mentioned = sorted(set(graph.successors(paper)) & chosen)
         pairs.update(combinations(mentioned, 2))
     links = tuple(
@@ -268,8 +267,8 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
         if (p.id, e.name) in site.links
     }
     context = {
-        "meta": _meta(ex),
-        "abstract": _highlight(ex),
+        "meta": meta_line(ex),
+        "abstract": highlight(ex),
         "extractor": extractor,
         "entities": [
             {
@@ -308,46 +307,8 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
 def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
     if node is None or node not in graph:
         return None
-    page = page_of(node, graph.nodes[node])
+    page = page_of(node, schema.node(graph, node))
     return "../" + page if page else None
-
-
-def _meta(ex: Extraction) -> str:
-    p = ex.paper
-    parts = ["; ".join(p.authors)] if p.authors else []
-    venue = f"{p.venue} {p.year}" if p.venue and p.year else (p.venue or p.collection)
-    parts += [venue] if venue else []
-    parts += [f"arXiv:{p.arxiv_id}"] if p.arxiv_id else []
-    parts += [f"doi:{p.doi}"] if p.doi else []
-    parts.append(f"{p.source}, line {p.line} · paper {p.id}")
-    return " · ".join(parts)
-
-
-def _highlight(ex: Extraction) -> str:
-    spans = sorted(
-        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
-        key=lambda s: (s[0], -s[1]),
-    )
-    kept: list[dict[str, object]] = []
-    last_end = -1
-    for start, end, label in spans:  # displaCy draws no overlapping spans
-        if start >= last_end:
-            kept.append({"start": start, "end": end, "label": label})
-            last_end = end
-    page = {"text": ex.paper.text, "ents": kept, "title": None}
-    return str(_displacy().render([page], page=False, minify=False)).strip()
-
-
-@cache
-def _displacy() -> EntityRenderer:
-    """displaCy's entity renderer, made once: `displacy.render` makes one per call, and each
-    reads every installed package's entry points for colours (40% of a paper page's time).
-    Imported here: loading spaCy costs a second, and a rebuild may draw no paper page."""
-    from spacy.displacy.render import EntityRenderer
-
-    return EntityRenderer(
-        options={"colors": {kind.upper(): colour for kind, colour in COLOURS.items()}}
-    )
 
 
 def entity_view(entity: Entity, site: Site) -> View:
@@ -355,7 +316,9 @@ def entity_view(entity: Entity, site: Site) -> View:
     graph = site.graph
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
-    related = {n for n in nx.all_neighbors(graph, me) if graph.nodes[n]["kind"] == "entity"}
+    related = {
+        n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == schema.ENTITY
+    }
     first_mention: dict[str, Mention] = {}
     for ref in entity.mentions:
         first_mention.setdefault(ref.paper, ref.mention)

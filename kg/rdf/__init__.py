@@ -1,0 +1,99 @@
+"""The RDF view of the graph, described by ontology/kg.ttl.
+
+Triples are N-Triples lines collected in sets (`Triples`): kg only adds and writes, so
+rdflib's terms and indexes (about 1 KB a triple, and most of the time at a million triples)
+are skipped. The N-Triples are written by kg, paper by paper; Oxigraph turns them into
+Turtle and JSON-LD (`kg.convert`). Every node has a content-derived IRI (no blank nodes),
+so two builds of the same input are byte-identical.
+
+`to_rdf` assembles the parts, each in a module of its own: `iris` (what kg mints),
+`terms` (the vocabulary, checked), `syntax` (N-Triples), `triples` (the blocks),
+`entities`, `papers` (with mentions and assertions), `results` and `void` (the VoID
+description of an export).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Container
+
+from kg.lexicon import Concept, default_lexicon
+from kg.model import Assertion, KnowledgeGraph, LinkedResult, Mention
+from kg.rdf import terms as t
+from kg.rdf.entities import add_entity, add_families, add_relation
+from kg.rdf.iris import agent_nt, collection_iri
+from kg.rdf.papers import add_assertion, add_collections, add_mention, add_paper
+from kg.rdf.results import add_result
+from kg.rdf.syntax import iri, literal, ntriples, write_ntriples
+from kg.rdf.triples import Block, Counts, Triple, Triples, new_graph
+from kg.rdf.void import void_description
+
+__all__ = [
+    "Block",
+    "Counts",
+    "Triple",
+    "Triples",
+    "collection_iri",
+    "iri",
+    "literal",
+    "new_graph",
+    "ntriples",
+    "to_rdf",
+    "void_description",
+    "write_ntriples",
+]
+
+
+def to_rdf(
+    kg: KnowledgeGraph,
+    extractor: str,
+    lexicon: tuple[Concept, ...] | None = None,
+    *,
+    reuse: Container[str] = frozenset(),
+) -> Triples:
+    """Papers, entities, mentions, assertions with provenance, and results as RDF.
+
+    Args:
+        kg: the linked graph.
+        extractor: the extractor version recorded as the agent of every assertion.
+        lexicon: the concepts entities were linked to (default: the bundled lexicon); the
+            families above a used entity are written too, so that `kg:variantOf*` reaches
+            the top of its family (every Qwen model is a variant of entity:qwen).
+        reuse: ids of papers whose blocks the last build wrote and this one reuses: their
+            blocks are left empty, marked `reused`.
+
+    Returns:
+        The `Triples`, whose terms the ontology (ontology/kg.ttl) defines; `.graph()` gives
+        an rdflib graph.
+    """
+    graph = Triples()
+    agent = agent_nt(extractor)
+    graph.add_nt(agent, t.A, t.EXTRACTOR)
+    graph.add_nt(agent, t.LABEL, literal(extractor))
+    add_collections(graph, kg.papers)
+    concepts = {c.key: c for c in (lexicon if lexicon is not None else default_lexicon())}
+    add_families(graph, kg.entities, concepts)
+    mentions: dict[str, list[tuple[Mention, str]]] = defaultdict(list)
+    for e in kg.entities:
+        add_entity(graph, e)
+        for ref in e.mentions:
+            mentions[ref.paper].append((ref.mention, e.key))
+    assertions: dict[str, list[Assertion]] = defaultdict(list)
+    for a in kg.assertions:
+        add_relation(graph, a)
+        assertions[a.paper].append(a)
+    results: dict[str, list[LinkedResult]] = defaultdict(list)
+    for r in kg.results:
+        results[r.paper].append(r)
+    for p in kg.papers:
+        graph.new_block(p.id, reused=p.id in reuse)
+        if p.id in reuse:
+            continue
+        add_paper(graph, p)
+        for m, key in mentions[p.id]:
+            add_mention(graph, p, m, key)
+        for a in assertions[p.id]:
+            add_assertion(graph, p, a, agent)
+        for r in results[p.id]:
+            add_result(graph, p, r, agent)
+    return graph
