@@ -36,6 +36,8 @@ def auto_workers(papers: int) -> int:
 
 
 def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
+    if not papers:
+        return  # every extraction came from the cache: no pipeline, no spaCy
     if workers <= 1:
         from kg.extract import iter_extract  # spaCy loads only when something is extracted
 
