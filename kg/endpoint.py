@@ -159,7 +159,11 @@ def start_server(
     pool_size = workers or min(4, os.cpu_count() or 1)
     _remove_stale_stores()
     tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX))
-    lock = _lock(tmp / "lock")
+    # locked under another name, then renamed: `lock` never exists unlocked, so another
+    # kg serve starting now cannot take the folder for a stale one
+    lock = _lock(tmp / "lock.new")
+    if lock is not None:
+        (tmp / "lock.new").rename(tmp / "lock")
     store, logs = tmp / "store", tmp / "logs"
     logs.mkdir()
     pool = Pool(

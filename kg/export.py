@@ -227,8 +227,12 @@ class ExportWriter:
         for tmp, target in self.temps:
             os.replace(tmp, target)
         self.temps, self.kept = [], []
+        root = self.out.resolve()
         for name in sorted(self.before - names):
             path = self.out / name
+            # only inside the exports: a linked folder on the way may lead elsewhere
+            if not path.parent.resolve().is_relative_to(root):
+                continue
             if path.is_symlink() or path.is_file():
                 path.unlink(missing_ok=True)
         try:

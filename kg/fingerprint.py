@@ -70,7 +70,8 @@ def extraction_fingerprint() -> str:
     """The digest of the extractor: its code, its data and the spaCy it runs on."""
     digest = hashlib.sha256(f"spacy {version('spacy')}".encode())
     files = [
-        *module_closure("kg.extract", "kg.extract.serial"),
+        # kg.extract's names load their modules lazily (PEP 562): those are roots too
+        *module_closure("kg.extract", "kg.extract.run", "kg.extract.pipeline", "kg.extract.serial"),
         *sorted(data_dir().glob("*.json")),
         ontology_dir() / "lexicon.ttl",
     ]

@@ -12,6 +12,7 @@ price is a rare refusal of a prefix such as `loadx:` that nobody writes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 #: the keywords of SPARQL 1.1 that dereference an IRI
 REMOTE_KEYWORDS = ("SERVICE", "LOAD")
@@ -26,7 +27,7 @@ _TOKEN = re.compile(
         | '(?:[^'\\\r\n]|\\.)*'
         | "(?:[^"\\\r\n]|\\.)*")
     | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*>)
-    | (?P<variable>[?$]{_NAME}*)
+    | (?P<variable>[?$][\w\u00b7\u0300-\u036f\u203f\u2040]*)
     | (?P<langtag>@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*)
     | (?P<blank>_:(?:{_NAME}|:)*)
     | (?P<prefixed>(?P<prefix>{_NAME}*):(?:{_NAME}|:|%[0-9A-Fa-f]{{2}}|{_LOCAL_ESCAPE})*)
@@ -45,6 +46,41 @@ def _unescape_codepoints(text: str) -> str:
         return chr(code) if code <= 0x10FFFF else match.group(0)
 
     return _CODEPOINT.sub(char, text)
+
+
+def parsed_remote_clauses(text: str, kind: str) -> list[str]:
+    """What a SPARQL parser (rdflib's) reads in `text`, a "query" or an "update": the
+    `SERVICE` and `LOAD` it finds, or ["unparsable"] when it cannot read the text.
+
+    A second opinion beside `remote_clauses`: a token scan cannot tell every `<` that opens
+    an IRI from a less-than (`FILTER(1<2)SERVICE#>`), a parser can. Both must find nothing.
+    """
+    from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+
+    try:
+        tree = parseQuery(text) if kind == "query" else parseUpdate(text)
+    except Exception:  # noqa: BLE001 - pyparsing raises many kinds; any is a refusal here
+        return ["unparsable"]
+    names = set(_part_names(tree))
+    parts = (("SERVICE", "ServiceGraphPattern"), ("LOAD", "Load"))
+    return [keyword for keyword, part in parts if part in names]
+
+
+def _part_names(tree: object) -> Iterator[str]:
+    """The names of the grammar's parts in a parse tree (rdflib's CompValue nodes)."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+    from rdflib.term import Node
+
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, CompValue):
+            yield node.name
+            todo += list(node.values())
+        elif isinstance(node, dict):
+            todo += list(node.values())
+        elif not isinstance(node, (str, bytes, Node)) and hasattr(node, "__iter__"):
+            todo += list(node)
 
 
 def remote_clauses(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from kg.host_origin import Site
 from kg.oxigraph_pool import LOOPBACK, Pool, Worker
-from kg.remote_clauses import remote_clauses
+from kg.remote_clauses import parsed_remote_clauses, remote_clauses
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +141,10 @@ def check_sparql(
             raise RefusedError(415, f"send the {name} as {_SPARQL_TYPES[name]} or {_FORM}")
     if not settings.allow_remote:
         found = sorted({k for text in texts for k in remote_clauses(text)})
+        if not found:  # a parser's reading too: it tells a less-than from an IRI
+            found = sorted({k for text in texts for k in parsed_remote_clauses(text, name)})
+        if found == ["unparsable"]:
+            raise RefusedError(400, f"the {name} cannot be read as SPARQL 1.1")
         if found:
             raise RefusedError(
                 403,
@@ -157,6 +161,13 @@ def _exited(worker: Worker) -> bool:
     except subprocess.TimeoutExpired:
         return False
     return True
+
+
+def _one_line(value: str | None) -> str | None:
+    """A header value to pass on, or None when it holds a line break (a folded header)."""
+    if value is None or "\r" in value or "\n" in value:
+        return None
+    return value
 
 
 class Front(ThreadingHTTPServer):
@@ -189,7 +200,11 @@ class _Handler(BaseHTTPRequestHandler):
         log.debug("%s %s", self.address_string(), format % args)
 
     def do_GET(self) -> None:  # noqa: N802
-        self._handle()
+        try:
+            self._handle()
+        except OSError as error:  # the client reset or left mid-request: nothing to answer
+            log.info("%s %s: connection lost (%s)", self.command, self.path, error)
+            self.close_connection = True
 
     do_HEAD = do_POST = do_PUT = do_DELETE = do_GET  # noqa: N815
 
@@ -230,7 +245,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(refusal.status, str(refusal))
             return
         timed = request.kind in ("query", "update")
-        outcome = self._relay(worker, request, length, settings.timeout if timed else None)
+        try:
+            outcome = self._relay(worker, request, length, settings.timeout if timed else None)
+        except BaseException:
+            self.server.pool.discard(worker)  # its request is in an unknown state
+            raise
         if outcome == "done":
             self.server.pool.release(worker)
             return
@@ -256,8 +275,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _upstream_head(self, worker: Worker, request: Relayed, length: int) -> bytes:
         lines = [f"{self.command} {request.target} HTTP/1.1", f"Host: {LOOPBACK}:{worker.port}"]
         lines.append("Connection: close")
-        content_type = request.content_type or self.headers.get("Content-Type")
-        accept = self.headers.get("Accept")
+        content_type = _one_line(request.content_type or self.headers.get("Content-Type"))
+        accept = _one_line(self.headers.get("Accept"))
         if accept:
             lines.append(f"Accept: {accept}")
         if content_type:

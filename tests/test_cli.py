@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import MATH500_PAPERS, SEED_PAPERS, SEEDS, write
+from conftest import MATH500_PAPERS, ROOT, SEED_PAPERS, SEEDS, write
 
 from kg.cli import main
 
@@ -336,3 +336,19 @@ def test_a_cache_directory_that_is_a_file_is_one_line_and_exit_2(runner, tmp_pat
     assert result.exit_code == 2
     assert result.stderr.startswith(f"Error: {blocker / 'extractions.sqlite'}: cannot open")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_ctrl_c_says_what_it_left_for_the_command_it_stopped(runner, monkeypatch, tmp_path):
+    import kg.builder
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kg.builder, "build", interrupted)
+    stopped = runner.invoke(main, ["build", str(SEEDS), "--out", str(tmp_path / "out")])
+    assert stopped.exit_code == 130 and "previous exports are unchanged" in stopped.stderr
+    import kg.queries
+
+    monkeypatch.setattr(kg.queries, "prepare_query", interrupted)
+    stopped = runner.invoke(main, ["query", "most-used-benchmarks", str(ROOT / "exports")])
+    assert stopped.exit_code == 130 and "exports" not in stopped.stderr

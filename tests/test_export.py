@@ -48,6 +48,18 @@ def test_only_files_an_earlier_write_wrote_are_removed(tmp_path):
     ]
 
 
+def test_a_folder_linked_elsewhere_is_not_followed_to_remove_files(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    write_files(out, {"a.txt": "a", "papers/x.html": "x"})
+    elsewhere.mkdir()
+    (elsewhere / "x.html").write_text("not kg's")
+    (out / "papers" / "x.html").unlink()
+    (out / "papers").rmdir()
+    (out / "papers").symlink_to(elsewhere)  # the manifest still lists papers/x.html
+    write_files(out, {"a.txt": "a"})
+    assert (elsewhere / "x.html").read_text() == "not kg's"
+
+
 def test_a_failed_write_keeps_the_manifest_and_removes_nothing(tmp_path, monkeypatch):
     write_files(tmp_path, {"a.txt": "a"})
     manifest = (tmp_path / MANIFEST).read_bytes()

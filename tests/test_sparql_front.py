@@ -80,3 +80,27 @@ def test_unknown_bodies_are_refused_not_passed_on():
     with pytest.raises(RefusedError) as bad:
         check_sparql(Relayed("query", "/query"), "application/sparql-query", b"\xff", SETTINGS)
     assert bad.value.status == 400
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * WHERE { ?s ?p ?o.SERVICE <http://x/> { ?a ?b ?c } }",  # a variable ends at "."
+        "SELECT * WHERE { ?s ?p ?o FILTER(1<2)SERVICE#>\n<http://x/> { ?a ?b ?c } }",  # a "<"
+    ],
+)
+def test_a_service_hidden_from_a_token_scan_is_refused(query):
+    body = query.encode("utf-8")
+    with pytest.raises(RefusedError, match="SERVICE") as caught:
+        check_sparql(Relayed("query", "/query"), "application/sparql-query", body, SETTINGS)
+    assert caught.value.status == 403
+
+
+def test_a_text_no_parser_reads_is_refused_and_iris_named_like_keywords_are_not():
+    unreadable = b"SELECT * WHERE { ?s ?p"
+    with pytest.raises(RefusedError, match="cannot be read as SPARQL") as caught:
+        check_sparql(Relayed("query", "/query"), "application/sparql-query", unreadable, SETTINGS)
+    assert caught.value.status == 400
+    fine = b"SELECT * { <http://x/Load> <http://x/ServiceGraphPattern> ?o }"
+    relayed = check_sparql(Relayed("query", "/query"), "application/sparql-query", fine, SETTINGS)
+    assert relayed.body == fine

@@ -28,9 +28,11 @@ def handle_errors(func: F) -> F:
             click.echo(f"Error: {error}", err=True)
             sys.exit(error.exit_code)
         except KeyboardInterrupt:
-            click.echo(
-                "Interrupted: nothing was written; the previous exports are unchanged", err=True
-            )
+            command = click.get_current_context(silent=True)
+            if command is not None and command.info_name == "build":
+                click.echo("Interrupted: the previous exports are unchanged", err=True)
+            else:
+                click.echo("Interrupted", err=True)
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]

@@ -65,7 +65,7 @@ def join(paper: Paper, parts: list[tuple[int, Extraction]]) -> Extraction:
     evidence, every mention, proposed if any piece proposes it.
     """
     if len(parts) == 1 and parts[0][0] == 0:
-        return replace(parts[0][1], paper=paper)
+        return parts[0][1]  # an abstract read whole: its piece is the paper itself
     sentences: list[Sentence] = []
     entities: dict[str, ExtractedEntity] = {}
     relations: dict[tuple[str, str, str], ExtractedRelation] = {}
