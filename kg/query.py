@@ -131,20 +131,18 @@ def load_graph(paths: Sequence[Path]) -> Graph:
 
 
 def load_store(paths: Sequence[Path]):  # -> pyoxigraph.Store
-    """The exports (and the ontology) in an in-memory Oxigraph store."""
+    """The exports (and the ontology) in an Oxigraph store: the one `kg build` wrote for
+    these files (kg/query_store.py), opened read-only, else loaded in memory."""
     import pyoxigraph as ox
 
-    formats = {
-        ".ttl": ox.RdfFormat.TURTLE,
-        ".nt": ox.RdfFormat.N_TRIPLES,
-        ".jsonld": ox.RdfFormat.JSON_LD,
-    }
+    from kg.query_store import load_into, open_store
+
+    files = rdf_files(paths)
+    stored = open_store(files)
+    if stored is not None:
+        return stored
     store = ox.Store()
-    for file in rdf_files(paths):
-        try:
-            store.bulk_load(path=str(file), format=formats.get(file.suffix, ox.RdfFormat.TURTLE))
-        except (SyntaxError, ValueError, OSError) as error:
-            raise InputError(file, f"not valid RDF: {str(error).splitlines()[0]}") from None
+    load_into(store, files)
     return store
 
 
