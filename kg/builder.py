@@ -140,7 +140,7 @@ def build(
         store = ExtractionCache(cache_dir) if cache else None
         extractions, cached = _extract(papers, engine, scheduler, store, progress)
         kg, graph = _link(extractions, progress)
-        memo, blocks = _memos(out, cache_dir if cache else None, cache)
+        memo, blocks = _memos(out, cache_dir, cache)
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
             triples = _write_exports(kg, graph, writer, memo, blocks, views, rdf_formats, progress)
             start = time.perf_counter()
