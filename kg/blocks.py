@@ -21,9 +21,10 @@ from pathlib import Path
 
 from kg import memo
 from kg.model import KnowledgeGraph
+from kg.outputs import BLOCK_FILES
 
 #: the exports made of paper blocks
-FILES = ("kg.nt", "kg.ttl", "kg.jsonld", "extractions.jsonl")
+FILES = BLOCK_FILES
 _NOWHERE: dict[str, list[int]] = {}
 
 

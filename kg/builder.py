@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import networkx as nx
+
 from kg import __version__
 from kg.blocks import BlockMemo, Layout, block_keys
 from kg.cache import ExtractionCache, default_cache_dir
@@ -24,8 +26,9 @@ from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.manifest import claim
-from kg.model import KnowledgeGraph
+from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
+from kg.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, VOID, listed
 from kg.processes import Forked, ForkedError
 from kg.rdf import to_rdf, void_description, write_ntriples
 from kg.views import PageMemo, draw_all, render_views
@@ -133,75 +136,13 @@ def build(
     claim(out, force)  # before the work, not after it
     progress = on_progress or _no_progress
     with _collector_paused():
-        with _stage("read", progress):
-            papers = read_inputs(inputs, fmt, strict)
-        log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
-        total = len(papers)
+        papers = _read(inputs, fmt, strict, progress)
         store = ExtractionCache(cache_dir) if cache else None
-        try:
-            with _stage("extract", _no_progress):  # counted in papers instead
-                extractions, cached = run_extraction(
-                    papers,
-                    engine=engine,
-                    scheduler=scheduler,
-                    cache=store,
-                    on_progress=lambda done: progress("extract", done, total),
-                )
-        finally:
-            if store is not None:
-                store.close()
-        with _stage("link", progress):
-            kg = link(extractions)
-            graph = to_networkx(kg)
-        # what the last build into `out` wrote: pages and paper blocks that did not change
-        # are kept or copied, not made again
-        memo, blocks = PageMemo(None, out), BlockMemo(None, out)
-        if cache:
-            where = cache_dir or default_cache_dir()
-            memo, blocks = PageMemo.in_cache(where, out), BlockMemo.in_cache(where, out)
-        venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
-        title = f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
+        extractions, cached = _extract(papers, engine, scheduler, store, progress)
+        kg, graph = _link(extractions, progress)
+        memo, blocks = _memos(out, cache_dir, cache)
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
-            conversions: list[tuple[str, Conversion]] = []
-            # GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at
-            # 25,000 abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each
-            reserved = writer.reserve("kg.graphml")
-            graphml = Forked(partial(fill, reserved, partial(write_graphml, graph)))
-            try:
-                with _stage("RDF", progress):
-                    nt, layout, triples = _write_rdf(kg, writer, blocks)
-                for fmt, name in [("turtle", "kg.ttl"), ("jsonld", "kg.jsonld")]:
-                    if rdf_formats == "all":
-                        target = Target(
-                            fmt, writer.reserve(name), out / name, layout.reuse(blocks, name)
-                        )
-                        conversions.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
-                with _stage("extractions.jsonl", progress):
-                    _write_extractions(kg, writer, blocks, layout)
-                with _stage("views", _no_progress):  # counted in pages instead
-                    pages = render_views(kg, graph, title, EXTRACTOR_VERSION, views)
-                    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
-                    for done, (name, content) in enumerate(drawn, 1):
-                        if content is None:
-                            writer.keep(name)
-                        else:
-                            writer.write(name, content)
-                        progress("views", done, len(pages))
-                    html = sum(name.endswith(".html") for name, _ in pages)
-                    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
-                with _stage("GraphML, Turtle and JSON-LD", progress):
-                    graphml.wait()
-                    for name, conversion in conversions:
-                        layout.remember(blocks, name, conversion.wait()[0])
-            except (ConversionError, ForkedError) as error:
-                raise ExportError(
-                    f"{error}: cannot write the exports; the previous exports are unchanged"
-                ) from None
-            finally:
-                graphml.cancel()
-                for _, conversion in conversions:
-                    conversion.cancel()
-                blocks.close()
+            triples = _write_exports(kg, graph, writer, memo, blocks, views, rdf_formats, progress)
             start = time.perf_counter()
             written = writer.commit()
         memo.save()
@@ -220,26 +161,173 @@ def build(
     )
 
 
+def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:
+    """Step 1: the papers of every input."""
+    with _stage("read", progress):
+        papers = read_inputs(inputs, fmt, strict)
+    log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
+    return papers
+
+
+def _extract(
+    papers: Sequence[Paper],
+    engine: str,
+    scheduler: str | None,
+    store: ExtractionCache | None,
+    progress: Progress,
+) -> tuple[list[Extraction], int]:
+    """Step 2: each paper's extraction, and how many came from the cache `store` (closed
+    here)."""
+    total = len(papers)
+    try:
+        with _stage("extract", _no_progress):  # counted in papers instead
+            return run_extraction(
+                papers,
+                engine=engine,
+                scheduler=scheduler,
+                cache=store,
+                on_progress=lambda done: progress("extract", done, total),
+            )
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _link(
+    extractions: Sequence[Extraction], progress: Progress
+) -> tuple[KnowledgeGraph, nx.MultiDiGraph]:
+    """Step 3: the linked knowledge graph, and its NetworkX graph."""
+    with _stage("link", progress):
+        kg = link(extractions)
+        graph = to_networkx(kg)
+    return kg, graph
+
+
+def _memos(out: Path, cache_dir: Path | None, cache: bool) -> tuple[PageMemo, BlockMemo]:
+    """Step 4: what the last build into `out` wrote: pages and paper blocks that did not
+    change are kept or copied, not made again (nothing is remembered without `cache`)."""
+    if not cache:
+        return PageMemo(None, out), BlockMemo(None, out)
+    where = cache_dir or default_cache_dir()
+    return PageMemo.in_cache(where, out), BlockMemo.in_cache(where, out)
+
+
+def _title(kg: KnowledgeGraph) -> str:
+    """The views' title: the venues read and how many papers."""
+    venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
+    return f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
+
+
+#: the last stage: waiting for the exports written by other processes
+_BACKGROUND = listed(["GraphML", *(s.label for s in CONVERTED)])
+
+
+def _write_exports(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    writer: ExportWriter,
+    memo: PageMemo,
+    blocks: BlockMemo,
+    views: str,
+    rdf_formats: str,
+    progress: Progress,
+) -> int:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds.
+
+    GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
+    abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
+    happens, none outlives this call.
+
+    Raises:
+        ExportError: an export cannot be written (a child failed).
+    """
+    conversions: list[tuple[str, Conversion]] = []
+    graphml = Forked(partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph)))
+    try:
+        with _stage("RDF", progress):
+            nt, layout, triples = _write_rdf(kg, writer, blocks)
+        if rdf_formats == "all":
+            _start_conversions(nt, layout, writer, blocks, conversions)
+        with _stage(EXTRACTIONS, progress):
+            _write_extractions(kg, writer, blocks, layout)
+        with _stage("views", _no_progress):  # counted in pages instead
+            _write_views(kg, graph, writer, memo, views, progress)
+        with _stage(_BACKGROUND, progress):
+            graphml.wait()
+            for name, conversion in conversions:
+                layout.remember(blocks, name, conversion.wait()[0])
+    except (ConversionError, ForkedError) as error:
+        raise ExportError(
+            f"{error}: cannot write the exports; the previous exports are unchanged"
+        ) from None
+    finally:
+        graphml.cancel()
+        for _, conversion in conversions:
+            conversion.cancel()
+        blocks.close()
+    return triples
+
+
+def _start_conversions(
+    nt: Path,
+    layout: Layout,
+    writer: ExportWriter,
+    blocks: BlockMemo,
+    started: list[tuple[str, Conversion]],
+) -> None:
+    """Start converting the N-Triples `nt` into each syntax of `CONVERTED`, adding each
+    conversion to `started` as it starts (so that a failure cancels those already started)."""
+    for syntax in CONVERTED:
+        name = syntax.file
+        target = Target(
+            syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
+        )
+        started.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
+
+
+def _write_views(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    writer: ExportWriter,
+    memo: PageMemo,
+    views: str,
+    progress: Progress,
+) -> None:
+    """Write the HTML views' pages, keeping those that did not change (`memo`)."""
+    pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
+    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
+    for done, (name, content) in enumerate(drawn, 1):
+        if content is None:
+            writer.keep(name)
+        else:
+            writer.write(name, content)
+        progress("views", done, len(pages))
+    html = sum(name.endswith(".html") for name, _ in pages)
+    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
+
+
 def _write_rdf(
     kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo
 ) -> tuple[Path, Layout, int]:
     """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
     last build's kg.nt; the N-Triples' temporary, its layout and how many triples it holds."""
     keys = block_keys(kg)
-    reuse = {paper for paper, key in keys.items() if blocks.where(key, "kg.nt")}
+    reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
     rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
     counts = rdf.counts()
     before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
     for n, types in before.values():
         counts.add(n, types)
-    writer.write("void.ttl", void_description(counts, __version__).serialize(format="turtle"))
+    writer.write(VOID, void_description(counts, __version__).serialize(format="turtle"))
     spans: list[tuple[int, int]] = []
-    copy = blocks.reader("kg.nt", keys)
-    nt = writer.stream("kg.nt", lambda handle: spans.extend(write_ntriples(rdf, handle, copy)))
+    copy = blocks.reader(N_TRIPLES.file, keys)
+    nt = writer.stream(
+        N_TRIPLES.file, lambda handle: spans.extend(write_ntriples(rdf, handle, copy))
+    )
     for block, span in zip(rdf.blocks, spans, strict=True):
         if block.id:
             n, types = before[block.id] if block.reused else (len(block.lines), block.types)
-            blocks.remember(keys[block.id], {"kg.nt": span}, n, types)
+            blocks.remember(keys[block.id], {N_TRIPLES.file: span}, n, types)
     blocks.reused = len(reuse)
     log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
     layout = Layout(tuple(block.id for block in rdf.blocks), keys, tuple(spans))
@@ -250,10 +338,8 @@ def _write_extractions(
     kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, layout: Layout
 ) -> None:
     """Write extractions.jsonl, copying the lines of papers that did not change."""
-    reused = blocks.reader("extractions.jsonl", layout.keys)
+    reused = blocks.reader(EXTRACTIONS, layout.keys)
     spans: dict[str, tuple[int, int]] = {}
-    writer.stream(
-        "extractions.jsonl", lambda handle: spans.update(write_extractions(kg, handle, reused))
-    )
+    writer.stream(EXTRACTIONS, lambda handle: spans.update(write_extractions(kg, handle, reused)))
     for paper, span in spans.items():
-        blocks.remember(layout.keys[paper], {"extractions.jsonl": span})
+        blocks.remember(layout.keys[paper], {EXTRACTIONS: span})

@@ -1,4 +1,5 @@
-"""N-Triples to Turtle and JSON-LD by Oxigraph, in a process of its own, block by block.
+"""N-Triples to Turtle and JSON-LD (the syntaxes of `kg.outputs.CONVERTED`) by Oxigraph, in a
+process of its own, block by block.
 
 Oxigraph holds Python's GIL while it serialises, so a thread would not overlap with the rest
 of a build; a child process does: a build writes GraphML and the views while the child
@@ -35,8 +36,9 @@ Span = tuple[int, int]
 
 @dataclass(frozen=True)
 class Target:
-    """One conversion: into `path` (which must exist: the parent's temporary), in `format`
-    ("turtle" or "jsonld"); blocks with a span in `reuse` are copied from `old`."""
+    """One conversion: into `path` (which must exist: the parent's temporary), in the syntax
+    `format` (a `kg.outputs.RdfSyntax` name: "turtle", "jsonld"); blocks with a span in
+    `reuse` are copied from `old`."""
 
     format: str
     path: Path
@@ -58,7 +60,7 @@ def convert_blocks(
     Args:
         nt: the N-Triples.
         blocks: the byte range of each block in `nt`.
-        fmt: "turtle" or "jsonld".
+        fmt: the name of a syntax Oxigraph converts into (`kg.outputs.CONVERTED`).
         handle: where to write.
         prefixes: the Turtle prefixes, written in the order of their names.
         old: the last build's file of this format.
@@ -68,11 +70,30 @@ def convert_blocks(
         The byte range of each block's statements (Turtle) or objects (JSON-LD) in the
         output. Oxigraph writes triples in the order given: the same input, the same bytes.
     """
+    from kg.outputs import rdf_syntax  # here: the child never imports kg (see `main`)
+
+    syntax = rdf_syntax(fmt)
+    return write_blocks(nt, blocks, syntax.media_type, syntax.framing, handle, prefixes, old, reuse)
+
+
+def write_blocks(
+    nt: bytes | mmap.mmap,
+    blocks: Sequence[Span],
+    media_type: str,
+    framing: str,
+    handle: BinaryIO,
+    prefixes: Mapping[str, str],
+    old: bytes | mmap.mmap | None = None,
+    reuse: Sequence[Span | None] = (),
+) -> list[Span]:
+    """`convert_blocks` into the syntax of `media_type`, its blocks joined as `framing`
+    says (`kg.outputs.RdfSyntax.framing`: "statements" or "array")."""
     import pyoxigraph as ox
 
-    target = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD}[fmt]
+    target = ox.RdfFormat.from_media_type(media_type)
+    assert target is not None, media_type
     ordered = dict(sorted(prefixes.items()))
-    if fmt == "turtle":
+    if framing == "statements":
         head = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in ordered.items())
         start, separator, end = head.encode("utf-8"), b"", b""
     else:
@@ -89,7 +110,7 @@ def convert_blocks(
             triples = ox.parse(bytes(nt[a:b]), format=ox.RdfFormat.N_TRIPLES, lenient=True)
             out = ox.serialize(triples, format=target, prefixes=ordered)
             assert out is not None  # given no output, serialize returns the bytes
-            body = _body(out, fmt)
+            body = _body(out, framing)
         if len(body) and not first:
             handle.write(separator)
             at += len(separator)
@@ -101,11 +122,11 @@ def convert_blocks(
     return spans
 
 
-def _body(out: bytes, fmt: str) -> memoryview:
+def _body(out: bytes, framing: str) -> memoryview:
     """A block's statements without the prefixes (Turtle), its objects without the array's
     brackets (JSON-LD)."""
     view = memoryview(out)
-    if fmt == "turtle":
+    if framing == "statements":
         at = 0
         while out.startswith(b"@prefix", at):
             at = out.index(b"\n", at) + 1
@@ -154,6 +175,8 @@ class Conversion:
         prefixes: Mapping[str, str],
         blocks: Sequence[Span] | None = None,
     ) -> None:
+        from kg.outputs import rdf_syntax  # here: the child never imports kg (see `main`)
+
         plan = {
             "nt": str(nt),
             "prefixes": dict(prefixes),
@@ -161,6 +184,8 @@ class Conversion:
             "targets": [
                 {
                     "format": t.format,
+                    "media_type": rdf_syntax(t.format).media_type,
+                    "framing": rdf_syntax(t.format).framing,
                     "path": str(t.path),
                     "old": str(t.old) if t.old else None,
                     "reuse": [list(span) if span else None for span in t.reuse],
@@ -275,8 +300,15 @@ def main() -> int:
                     reuse = [tuple(span) if span else None for span in target["reuse"]]
                     old_path = target["old"] if any(reuse) else None
                     with _mapped(Path(old_path)) if old_path else _nothing() as old:
-                        spans = convert_blocks(
-                            nt, blocks, target["format"], handle, plan["prefixes"], old, reuse
+                        spans = write_blocks(
+                            nt,
+                            blocks,
+                            target["media_type"],
+                            target["framing"],
+                            handle,
+                            plan["prefixes"],
+                            old,
+                            reuse,
                         )
                     handle.flush()
                     os.fsync(handle.fileno())

@@ -23,6 +23,7 @@ from typing import Any
 from kg.errors import InputError, KgError
 from kg.host_origin import Site
 from kg.namespaces import DATASET
+from kg.outputs import N_TRIPLES
 from kg.oxigraph_pool import Pool
 from kg.processes import tied
 from kg.resources import ontology_dir
@@ -50,7 +51,7 @@ def _oxigraph() -> str:
 
 
 def _export(exports: Path) -> Path:
-    path = exports / "kg.nt" if exports.is_dir() else exports
+    path = exports / N_TRIPLES.file if exports.is_dir() else exports
     if not path.is_file():
         raise InputError(path, "no such file; run `kg build` first")
     return path

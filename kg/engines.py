@@ -4,16 +4,14 @@ without the extraction cache. Both engines give the same extractions in the same
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
 from kg.errors import KgError
 from kg.extract.serial import dump, load
 from kg.model import Extraction, Paper
-from kg.processes import exit_with
+from kg.processes import spawn_pool
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +44,7 @@ def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
     # each worker builds the pipeline once and sends back plain dicts, not spaCy Docs
     # (spaCy's own n_process pickles whole Docs and was twice as slow here)
     chunks = [list(papers[i : i + CHUNK]) for i in range(0, len(papers), CHUNK)]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
-    ) as pool:
+    with spawn_pool(workers, _start_worker) as pool:
         for chunk, dumped in zip(chunks, pool.map(_extract_dumped, chunks), strict=True):
             for paper, data in zip(chunk, dumped, strict=True):
                 yield load(data, paper)
@@ -61,9 +56,8 @@ def _extract_dumped(papers: list[Paper]) -> list[dict]:
     return [dump(ex) for ex in iter_extract(papers, _worker_nlp())]
 
 
-def _start_worker(parent: int) -> None:
-    """Build the pipeline, and leave when the build does (`kg.processes.exit_with`)."""
-    exit_with(parent)
+def _start_worker() -> None:
+    """Build the pipeline once per worker (which leaves when the build does: `spawn_pool`)."""
     _worker_nlp()
 
 

@@ -1,6 +1,8 @@
-"""Worker processes that leave with the build that started them, tasks run in a forked
-child while the build goes on, tasks cut off at a deadline, and server children that die
-with the thread that started them."""
+"""Every worker process helper of kg: a pool of spawned workers that leave with the build
+that started them (`spawn_pool`), a pool of forked workers that inherit what they work on
+(`fork_map`), tasks run in a forked child while the build goes on (`Forked`), tasks cut off
+at a deadline (`run_timed`), and server children that die with the thread that started them
+(`tied`). (The RDF converter, `kg.convert`, is a script of its own: it imports no kg.)"""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kg.errors import KgError
 
@@ -35,6 +38,53 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
+def can_fork() -> bool:
+    """Whether processes can fork here (not on Windows)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def spawn_pool(workers: int, start: Callable[[], object]) -> ProcessPoolExecutor:
+    """A pool of `workers` spawned processes, each of which leaves as soon as this process
+    is gone (`exit_with`) and first calls `start` (a module-level function)."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_spawned, initargs=(os.getpid(), start)
+    )
+
+
+def _start_spawned(parent: int, start: Callable[[], object]) -> None:
+    exit_with(parent)
+    start()
+
+
+def fork_map(
+    task: Callable[[S, int], T], shared: S, count: int, workers: int, chunksize: int = 16
+) -> Iterator[T]:
+    """`task(shared, i)` for each i below `count`, in order, in `workers` forked processes,
+    which inherit `shared` instead of receiving it pickled (only the indices and the results
+    travel). Processes must be able to fork (`can_fork`)."""
+    global _FORKED
+    _FORKED = (task, shared)  # inherited by the workers as they fork
+    try:
+        context = multiprocessing.get_context("fork")
+        # a worker reads its tasks from a pipe only the build writes: when the build is
+        # killed, the worker reads the end of it and leaves (tested)
+        with context.Pool(workers) as pool:
+            yield from pool.imap(_forked_one, range(count), chunksize=chunksize)
+    finally:
+        _FORKED = None
+
+
+_FORKED: tuple[Callable[[Any, int], Any], Any] | None = None
+
+
+def _forked_one(index: int) -> object:
+    """Run in a forked worker: the task it inherited, on item `index`."""
+    assert _FORKED is not None
+    task, shared = _FORKED
+    return task(shared, index)
+
+
 class ForkedError(Exception):
     """A forked task failed: its message says why (the file and the cause)."""
 
@@ -52,7 +102,7 @@ class Forked:
     def __init__(self, task: Callable[[], object]) -> None:
         self._process: multiprocessing.process.BaseProcess | None = None
         self._error: str | None = None
-        if "fork" not in multiprocessing.get_all_start_methods():
+        if not can_fork():
             self._error = _run(task)
             return
         context = multiprocessing.get_context("fork")
@@ -125,7 +175,7 @@ def run_timed(prepare: Callable[[], S], task: Callable[[S], T], seconds: float |
         KgError: the one the child raised.
         ChildCrashedError: the child failed otherwise.
     """
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not can_fork():
         return task(prepare())
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)

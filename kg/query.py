@@ -22,14 +22,17 @@ from rdflib.plugins.sparql import prepareQuery
 
 from kg.errors import InputError, QueryError
 from kg.namespaces import PREFIXES
+from kg.outputs import RDF_SYNTAXES, by_suffix, listed
 from kg.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
 
 FORMATS = ("table", "csv", "tsv", "json", "turtle")
 ENGINES = ("oxigraph", "rdflib")
-#: the graph a build exports, in three syntaxes: a query reads the first there is
-EXPORTS = ("kg.ttl", "kg.nt", "kg.jsonld")
-RDF_SUFFIXES = {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
+#: the graph a build exports in each syntax (`kg.outputs`), a query reads the first there is;
+#: rdflib's parser for each syntax's suffix
+EXPORTS = tuple(s.file for s in RDF_SYNTAXES)
+RDF_SUFFIXES = {suffix: s.rdflib for suffix, s in by_suffix().items()}
+_SUFFIXES, _ANY_GRAPH = ", ".join(RDF_SUFFIXES), listed(list(EXPORTS), "or")
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
@@ -73,7 +76,7 @@ def graph_file(exports: Path) -> Path:
     if exports.is_dir():
         found = next((exports / n for n in EXPORTS if (exports / n).is_file()), None)
         if found is None:
-            raise InputError(exports, "holds no kg.ttl, kg.nt or kg.jsonld; run `kg build` first")
+            raise InputError(exports, f"holds no {_ANY_GRAPH}; run `kg build` first")
         return found
     if not exports.is_file():
         raise InputError(exports, "no such file; run `kg build` first")
@@ -113,7 +116,7 @@ def rdf_files(paths: Sequence[Path]) -> list[Path]:
                 [],
             )
             if not found:
-                raise InputError(path, "holds no RDF files (.ttl, .nt, .jsonld); run `kg build`")
+                raise InputError(path, f"holds no RDF files ({_SUFFIXES}); run `kg build`")
             files.extend(found)
         elif path.is_file():
             files.append(path)

@@ -30,13 +30,12 @@ _COMPLETE = "kg-complete"
 
 
 def _formats() -> dict[str, Any]:
+    """Oxigraph's format of each RDF syntax kg writes, by file suffix (kg/outputs.py)."""
     import pyoxigraph as ox
 
-    return {
-        ".ttl": ox.RdfFormat.TURTLE,
-        ".nt": ox.RdfFormat.N_TRIPLES,
-        ".jsonld": ox.RdfFormat.JSON_LD,
-    }
+    from kg.outputs import by_suffix
+
+    return {x: ox.RdfFormat.from_media_type(s.media_type) for x, s in by_suffix().items()}
 
 
 def stores_dir() -> Path:

@@ -135,3 +135,27 @@ def test_a_tied_child_dies_with_the_process_that_started_it_even_killed(tmp_path
     finally:
         if child.is_running():
             child.kill()
+
+
+def test_forked_workers_inherit_what_they_work_on():
+    """`fork_map`: a lambda in the shared object would not pickle; only indices travel."""
+    shared = {"square": lambda n: n * n, "parent": os.getpid()}
+    task = lambda s, i: (s["square"](i), os.getpid() != s["parent"])  # noqa: E731
+    answers = list(kg.processes.fork_map(task, shared, 40, workers=2, chunksize=4))
+    assert answers == [(i * i, True) for i in range(40)]  # in order, each in a worker
+    assert kg.processes._FORKED is None  # nothing left behind for the next pool
+
+
+def _note_started() -> None:
+    os.environ["KG_TEST_STARTED"] = "yes"
+
+
+def _started(_: int) -> tuple[str | None, int]:
+    return os.environ.get("KG_TEST_STARTED"), os.getpid()
+
+
+def test_spawned_workers_start_first():
+    with kg.processes.spawn_pool(2, _note_started) as pool:
+        answers = list(pool.map(_started, range(4)))
+    assert {started for started, _ in answers} == {"yes"}
+    assert os.getpid() not in {pid for _, pid in answers}

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kg.cli.app import F, handle_errors, input_options, main
+from kg.outputs import RDF_CHOICES
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -54,7 +55,7 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option(
         "--rdf",
         "rdf_formats",
-        type=click.Choice(["all", "nt"]),
+        type=click.Choice(RDF_CHOICES),
         default="all",
         show_default=True,
         help="RDF exports: all (kg.nt, kg.ttl, kg.jsonld) or nt only (large graphs).",

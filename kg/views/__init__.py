@@ -5,7 +5,6 @@ pages whose view changed (`kg.views.memo`)."""
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
@@ -14,6 +13,7 @@ import networkx as nx
 from kg import graph_schema as schema
 from kg.graph import entity_node
 from kg.model import KnowledgeGraph
+from kg.processes import can_fork, fork_map
 from kg.views.data import COLOURS, page_of, vis_library
 from kg.views.memo import PageMemo
 from kg.views.pages import Site, View, entity_view, overview_view, paper_view
@@ -92,8 +92,8 @@ def draw_all(
     process or, with `workers` > 1 where processes can fork, in that many worker
     processes, which inherit the graph instead of receiving it. Remembers each digest in
     `memo`."""
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        drawn = _draw_forked(pages, memo, workers)
+    if workers > 1 and can_fork():
+        drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, memo), len(pages), workers)
     else:
         drawn = (draw(name, page, memo) for name, page in pages)
     for (name, _), (digest, content) in zip(pages, drawn, strict=True):
@@ -102,25 +102,8 @@ def draw_all(
         yield name, content
 
 
-def _draw_forked(pages: Sequence[Page], memo: PageMemo, workers: int) -> Iterator[Drawn]:
-    global _FORKED
-    _FORKED = (pages, memo)  # inherited by the workers as they fork
-    try:
-        context = multiprocessing.get_context("fork")
-        # a worker reads its tasks from a pipe only the build writes: when the build is
-        # killed, the worker reads the end of it and leaves (tested)
-        with context.Pool(workers) as pool:
-            yield from pool.imap(_draw_one, range(len(pages)), chunksize=16)
-    finally:
-        _FORKED = None
-
-
-_FORKED: tuple[Sequence[Page], PageMemo] | None = None
-
-
-def _draw_one(index: int) -> Drawn:
-    """Run in a worker: draw page `index` of the pages it inherited."""
-    assert _FORKED is not None
-    pages, memo = _FORKED
+def _draw_index(shared: tuple[Sequence[Page], PageMemo], index: int) -> Drawn:
+    """Run in a worker (`kg.processes.fork_map`): draw page `index` of the pages it inherited."""
+    pages, memo = shared
     name, page = pages[index]
     return draw(name, page, memo)
