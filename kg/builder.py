@@ -19,7 +19,7 @@ from kg.blocks import BlockMemo, Layout, block_keys
 from kg.cache import ExtractionCache, default_cache_dir
 from kg.convert import Conversion, ConversionError, Target
 from kg.engines import auto_workers, run_extraction
-from kg.errors import ExportError
+from kg.errors import ExportError, KgError
 from kg.export import ExportWriter, fill, write_extractions, write_graphml
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
@@ -148,6 +148,8 @@ def build(
         memo.save()
         blocks.save()
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
+        if cache:
+            _store_for_queries(out, cache_dir, progress)
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -159,6 +161,23 @@ def build(
         pages_kept=memo.kept,
         blocks_reused=blocks.reused,
     )
+
+
+def _store_for_queries(out: Path, cache_dir: Path | None, progress: Progress) -> None:
+    """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
+    at once (kg/query_store.py). The exports are in place: a failure here only warns."""
+    from kg.query import rdf_files
+    from kg.query_store import write_store
+
+    files = rdf_files([out])
+    faster = [
+        out / "kg.nt" if f == out / "kg.ttl" and (out / "kg.nt").is_file() else f for f in files
+    ]
+    with _stage("store", progress):
+        try:
+            write_store(files, faster, cache_dir)
+        except (OSError, KgError) as error:
+            log.warning("the graph was not stored for queries (%s); kg query loads it", error)
 
 
 def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:

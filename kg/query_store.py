@@ -38,11 +38,11 @@ def _formats() -> dict[str, Any]:
     return {x: ox.RdfFormat.from_media_type(s.media_type) for x, s in by_suffix().items()}
 
 
-def stores_dir() -> Path:
-    """Where the stores live: $KG_CACHE_DIR/stores (see `kg cache`)."""
+def stores_dir(cache_dir: Path | None = None) -> Path:
+    """Where the stores live: `cache_dir`/stores, by default $KG_CACHE_DIR/stores."""
     from kg.cache import default_cache_dir
 
-    return default_cache_dir() / "stores"
+    return (cache_dir or default_cache_dir()) / "stores"
 
 
 def store_key(files: Sequence[Path]) -> str:
@@ -86,15 +86,18 @@ def load_into(store: Any, files: Sequence[Path]) -> None:
             raise InputError(file, f"not valid RDF: {str(error).splitlines()[0]}") from None
 
 
-def write_store(files: Sequence[Path]) -> Path:
+def write_store(
+    files: Sequence[Path], load_from: Sequence[Path] | None = None, cache_dir: Path | None = None
+) -> Path:
     """Write the store of `files` (if it is not there yet) and return its folder.
 
-    Written into a temporary folder beside it and renamed when complete, so a query never
-    opens half a store; older stores beyond `KEEP` are removed.
+    `load_from` are files of the same graph that load faster (kg.nt for kg.ttl). Written
+    into a temporary folder beside it and renamed when complete, so a query never opens
+    half a store; older stores beyond `KEEP` are removed.
     """
     import pyoxigraph as ox
 
-    root = stores_dir()
+    root = stores_dir(cache_dir)
     path = root / store_key(files)
     if (path / _COMPLETE).is_file():
         return path
@@ -102,7 +105,7 @@ def write_store(files: Sequence[Path]) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=".store-", dir=root))
     try:
         store = ox.Store(str(tmp / "db"))
-        load_into(store, files)
+        load_into(store, load_from or files)
         store.flush()
         store.optimize()
         del store
