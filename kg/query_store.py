@@ -122,10 +122,22 @@ def write_store(
 
 
 def _prune(root: Path) -> None:
-    stores = sorted(
-        (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
-        key=lambda p: p.stat().st_mtime,
-        reverse=True,
-    )
+    stores = sorted(stored(root.parent), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in stores[KEEP:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def stored(cache_dir: Path | None = None) -> list[Path]:
+    """The stores in the cache."""
+    root = stores_dir(cache_dir)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def clear_stores(cache_dir: Path | None = None) -> int:
+    """Remove every store; how many there were."""
+    gone = stored(cache_dir)
+    for path in gone:
+        shutil.rmtree(path, ignore_errors=True)
+    return len(gone)

@@ -301,17 +301,22 @@ def test_cache_info_and_clear_count_what_the_cache_holds(runner, tmp_path, monke
     store = ExtractionCache()
     store.put_many({"a": {"text": "one"}, "b": {"text": "two"}})
     store.close()
+    from kg.query_store import write_store
+
+    write_store([ROOT / "exports" / "void.ttl"])
     db = tmp_path / "extractions.sqlite"
     info = runner.invoke(main, ["cache", "info"])
     assert info.exit_code == 0, info.output
     assert info.stdout == (
         f"{db}: 2 extractions (extractor {fingerprint()})\n"
         f"{tmp_path}: memos of 0 exports directories\n"
+        f"{tmp_path / 'stores'}: 1 stored graphs for kg query\n"
     )
     cleared = runner.invoke(main, ["cache", "clear"])
     assert cleared.exit_code == 0, cleared.output
     assert cleared.stdout == (
         f"removed 2 extractions from {db}\nremoved the memos of 0 exports directories\n"
+        "removed 1 stored graphs\n"
     )
     assert f"{db}: 0 extractions" in runner.invoke(main, ["cache", "info"]).stdout
 

@@ -27,7 +27,7 @@ def cache() -> None:
 @cache.command(name="info")
 @handle_errors
 def cache_info() -> None:
-    """Where the cache is and how many extractions and page memos it holds.
+    """Where the cache is and how many extractions, page memos and stored graphs it holds.
 
     \b
     Example:
@@ -35,17 +35,19 @@ def cache_info() -> None:
     """
     from kg.cache import ExtractionCache, fingerprint
     from kg.memo import remembered
+    from kg.query_store import stored, stores_dir
 
     store = ExtractionCache()
     click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
     click.echo(f"{store.directory}: memos of {remembered(store.directory)} exports directories")
+    click.echo(f"{stores_dir()}: {len(stored())} stored graphs for kg query")
     store.close()
 
 
 @cache.command(name="clear")
 @handle_errors
 def cache_clear() -> None:
-    """Remove every cached extraction and page memo.
+    """Remove every cached extraction, page memo and stored graph.
 
     \b
     Example:
@@ -53,8 +55,10 @@ def cache_clear() -> None:
     """
     from kg.cache import ExtractionCache
     from kg.memo import clear_memos
+    from kg.query_store import clear_stores
 
     store = ExtractionCache()
     click.echo(f"removed {store.clear()} extractions from {store.path}")
     click.echo(f"removed the memos of {clear_memos(store.directory)} exports directories")
+    click.echo(f"removed {clear_stores()} stored graphs")
     store.close()
