@@ -45,6 +45,7 @@ STAGES = [
     "extractions.jsonl",
     "views",
     "GraphML, Turtle and JSON-LD",
+    "store",  # the graph stored for kg query (kg/query_store.py)
 ]
 
 

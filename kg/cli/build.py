@@ -184,6 +184,7 @@ class _Progress:
         "extractions.jsonl": "JSON Lines",
         "views": "Writing pages",
         "GraphML, Turtle and JSON-LD": "GraphML, Turtle",
+        "store": "Storing graph",
     }
 
     def __init__(self, show: bool) -> None:
