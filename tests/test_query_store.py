@@ -48,3 +48,14 @@ def test_a_build_writes_the_store_of_its_exports(tmp_path, monkeypatch):
     out = tmp_path / "exports"
     build([ROOT / "seeds"], out, views="none")
     assert open_store(rdf_files([out])) is not None
+
+
+def test_a_graph_over_the_limit_is_not_stored(tmp_path, monkeypatch):
+    import kg.builder
+    from kg.builder import build
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(kg.builder, "STORE_UP_TO", 10)
+    out = tmp_path / "exports"
+    build([ROOT / "seeds"], out, views="none")
+    assert open_store(rdf_files([out])) is None
