@@ -70,9 +70,9 @@ def query(
       kg query leaderboard -p benchmark=MATH500 --format csv
       kg query 'SELECT ?p WHERE { ?p a kg:Paper; kg:evaluatedOn entity:math500 }'
     """
+    from kg.answers import format_answer
     from kg.errors import QueryError
     from kg.queries import answer_query, prepare_query
-    from kg.query import format_answer
 
     if list_queries:
         click.echo(_listing(), nl=False)
