@@ -344,6 +344,11 @@ def test_results(nlp, text, expected):
             {("FooRank", "40.1", "SciDocs"), ("E5-Mistral-7B-Instruct", "15.0", "SciDocs")},
         ),  # a rival's figure in parentheses after its name
         (
+            "We propose FooRL, a reinforcement learning method for alignment. Applying FooRL "
+            "to a Mistral-7B model results in a 94.8% win rate on AlpacaEval.",
+            {("FooRL", "94.8", "AlpacaEval")},
+        ),  # the model it is applied to is a means, not the scorer
+        (
             "We propose FooNet, a method for reasoning. We evaluate it on the Countdown "
             "benchmark. FooNet reaches 83.4% accuracy within the same context window.",
             {("FooNet", "83.4", "Countdown")},
