@@ -65,13 +65,21 @@ def module_closure(*roots: str) -> list[Path]:
     return sorted(set(seen.values()))
 
 
+def lazy_modules() -> list[str]:
+    """The modules kg.extract's names come from, loaded on first use (no import statement
+    names them): read from the package's own table, which loads no spaCy."""
+    from kg.extract import _WHERE
+
+    return sorted(set(_WHERE.values()))
+
+
 @lru_cache(maxsize=1)
 def extraction_fingerprint() -> str:
     """The digest of the extractor: its code, its data and the spaCy it runs on."""
     digest = hashlib.sha256(f"spacy {version('spacy')}".encode())
     files = [
         # kg.extract's names load their modules lazily (PEP 562): those are roots too
-        *module_closure("kg.extract", "kg.extract.run", "kg.extract.pipeline", "kg.extract.serial"),
+        *module_closure("kg.extract", *lazy_modules(), "kg.extract.serial"),
         *sorted(data_dir().glob("*.json")),
         ontology_dir() / "lexicon.ttl",
     ]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError
+from kg.rdf_errors import syntax_reason
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ def load_into(store: Any, files: Sequence[Path]) -> None:
         try:
             store.bulk_load(path=str(file), format=formats.get(file.suffix, ox.RdfFormat.TURTLE))
         except (SyntaxError, ValueError, OSError) as error:
-            raise InputError(file, f"not valid RDF: {str(error).splitlines()[0]}") from None
+            raise InputError(file, f"not valid RDF: {syntax_reason(error)}") from None
 
 
 def write_store(
