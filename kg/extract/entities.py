@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from spacy.tokens import Doc
 
 from kg.extract.classifier import LinearModel
-from kg.extract.entity_features import Context
+from kg.extract.entity_features import LIST_SEPARATORS, Context
 from kg.extract.groups import Group
 from kg.extract.typing_rules import decide_type
 from kg.model import EntityType
 
 CORE = (EntityType.METHOD, EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK)
-_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
 
 
 def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
@@ -77,7 +76,7 @@ def complete_lists(
         for a, b in group.spans:
             if not (a >= 2 and b + 1 < len(ctx.lower)):
                 continue
-            if ctx.lower[a - 1] not in _SEPARATORS or ctx.lower[b] not in _SEPARATORS:
+            if ctx.lower[a - 1] not in LIST_SEPARATORS or ctx.lower[b] not in LIST_SEPARATORS:
                 continue
             sides = set()
             for j in (a - 2, b + 1):

@@ -41,7 +41,8 @@ _PARTS = re.compile(r"[-_ ]")
 _HYPHENS = re.compile(r"[-–]")
 _INDEX = re.compile(r"[a-z]-\d+")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
-_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
+#: words between the names of a list: "A, B and C", "A/B"
+LIST_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
 _SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
 _SHAPED_CONTEXT = frozenset(
     {
@@ -317,7 +318,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         seen.add("p2:" + (lower[a - 2] if a > 1 else "<s>"))
         seen.add("n1:" + next1)
         seen.add("n2:" + (lower[b + 1] if b + 1 < n else "</s>"))
-        for j in (a - 2 if prev1 in _SEPARATORS else -1, b + 1 if next1 in _SEPARATORS else -1):
+        for j in (
+            a - 2 if prev1 in LIST_SEPARATORS else -1,
+            b + 1 if next1 in LIST_SEPARATORS else -1,
+        ):
             siblings = [s for s in ctx.covered.get(j, ()) if s != (a, b)] if j >= 0 else []
             if siblings:
                 seen.add("list")
