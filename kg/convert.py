@@ -13,7 +13,8 @@ traceback. Anything else the child prints goes to its stderr.
 Each block of kg.nt (what papers share, then one block per paper: `kg.rdf.Triples`) is
 converted on its own, or copied from the last build's file when the paper did not change
 (`kg.blocks`): a Turtle file is the prefixes and then each block's statements, a JSON-LD file
-one array of each block's node objects. Converting block by block costs what converting the
+one document whose @context is the Turtle's prefixes and whose @graph is each block's
+compacted node objects (`compact_jsonld`). Converting block by block costs what converting the
 whole file does (measured), and a block's bytes do not depend on the blocks around it.
 """
 
@@ -25,7 +26,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,7 @@ def write_blocks(
     reuse: Sequence[Span | None] = (),
 ) -> list[Span]:
     """`convert_blocks` into the syntax of `media_type`, its blocks joined as `framing`
-    says (`kg.outputs.RdfSyntax.framing`: "statements" or "array")."""
+    says (`kg.outputs.RdfSyntax.framing`: "statements" or "graph")."""
     import pyoxigraph as ox
 
     target = ox.RdfFormat.from_media_type(media_type)
@@ -96,8 +97,9 @@ def write_blocks(
     if framing == "statements":
         head = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in ordered.items())
         start, separator, end = head.encode("utf-8"), b"", b""
-    else:
-        start, separator, end = b"[", b",", b"]\n"
+    else:  # "graph": one JSON-LD document, the prefixes as its @context
+        context = json.dumps({"@context": ordered}, ensure_ascii=False, separators=(",", ":"))
+        start, separator, end = (context[:-1] + ',"@graph":[\n').encode("utf-8"), b",\n", b"\n]}\n"
     handle.write(start)
     at, spans, first = len(start), [], True
     for i, (a, b) in enumerate(blocks):
@@ -108,9 +110,12 @@ def write_blocks(
             # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf, and the
             # exports checked by rdflib and rapper in the tests): not validated again
             triples = ox.parse(bytes(nt[a:b]), format=ox.RdfFormat.N_TRIPLES, lenient=True)
-            out = ox.serialize(triples, format=target, prefixes=ordered)
-            assert out is not None  # given no output, serialize returns the bytes
-            body = _body(out, framing)
+            if framing == "graph":
+                body = memoryview(compact_jsonld(triples, ordered))
+            else:
+                out = ox.serialize(triples, format=target, prefixes=ordered)
+                assert out is not None  # given no output, serialize returns the bytes
+                body = _body(out)
         if len(body) and not first:
             handle.write(separator)
             at += len(separator)
@@ -122,17 +127,53 @@ def write_blocks(
     return spans
 
 
-def _body(out: bytes, framing: str) -> memoryview:
-    """A block's statements without the prefixes (Turtle), its objects without the array's
-    brackets (JSON-LD)."""
-    view = memoryview(out)
-    if framing == "statements":
-        at = 0
-        while out.startswith(b"@prefix", at):
-            at = out.index(b"\n", at) + 1
-        return view[at:]
-    text = out.strip()
-    return memoryview(text)[1:-1] if text.startswith(b"[") else view
+def _body(out: bytes) -> memoryview:
+    """A block's Turtle statements without the prefixes."""
+    at = 0
+    while out.startswith(b"@prefix", at):
+        at = out.index(b"\n", at) + 1
+    return memoryview(out)[at:]
+
+
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+
+
+def compact_jsonld(triples: Iterable, prefixes: Mapping[str, str]) -> bytes:
+    """Triples (Oxigraph's) as compacted JSON-LD node objects, one a line, joined by ",\\n":
+    IRIs as compact IRIs of `prefixes` (the document's @context), `rdf:type` as `@type`, a
+    plain string as a JSON string, a typed literal as `{"@value", "@type"}`. Subjects and
+    properties keep the order of the N-Triples (sorted by kg): the same input, the same bytes.
+    """
+    names = sorted(prefixes.items(), key=lambda item: -len(item[1]))
+
+    def short(iri: str) -> str:
+        for name, space in names:
+            if iri.startswith(space) and not iri.startswith("//", len(space)):
+                return f"{name}:{iri[len(space) :]}"
+        return iri
+
+    nodes: dict[str, dict[str, list]] = {}
+    for quad in triples:
+        s, p, o = quad.subject, quad.predicate, quad.object
+        node = nodes.setdefault(s.value, {})
+        if p.value == _RDF_TYPE:
+            node.setdefault("@type", []).append(short(o.value))
+            continue
+        if not hasattr(o, "datatype"):
+            value: object = {"@id": short(o.value)}
+        elif o.language:
+            value = {"@value": o.value, "@language": o.language}
+        elif o.datatype.value.endswith("#string"):
+            value = o.value
+        else:
+            value = {"@value": o.value, "@type": short(o.datatype.value)}
+        node.setdefault(short(p.value), []).append(value)
+    lines = []
+    for subject, properties in nodes.items():
+        obj = {"@id": short(subject)}
+        obj.update((k, v[0] if len(v) == 1 else v) for k, v in properties.items())
+        lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    return ",\n".join(lines).encode("utf-8")
 
 
 def convert_file(nt: Path, fmt: str, handle: BinaryIO, prefixes: Mapping[str, str]) -> None:

@@ -5,7 +5,7 @@ made of paper blocks (`kg.blocks`), the converter's output format (`kg.convert`)
 file a query reads and how it parses it (`kg.query`), and the `--rdf` choices.
 
 A new RDF syntax is one `RdfSyntax` in `RDF_SYNTAXES`: Oxigraph converts kg.nt into it
-(with a framing `kg.convert` knows: "statements" or "array"). A new export is one `Export`
+(with a framing `kg.convert` knows: "statements" or "graph"). A new export is one `Export`
 in `EXPORTS` and the step of `kg.builder` that writes it.
 
 This module imports nothing (the converter's child process need not load kg).
@@ -27,8 +27,8 @@ class RdfSyntax:
     media_type: str  #: its media type, which also tells Oxigraph the format
     rdflib: str  #: rdflib's parser for it
     #: how its blocks are joined in one file by `kg.convert` ("statements": Turtle's
-    #: prefixes, then each block's statements; "array": one JSON array of each block's
-    #: objects), or "" for the syntax kg writes itself (`kg.rdf.write_ntriples`)
+    #: prefixes, then each block's statements; "graph": one compacted JSON-LD document,
+    #: the prefixes its @context, each block's node objects in its @graph), or "" for the syntax kg writes itself (`kg.rdf.write_ntriples`)
     framing: str = ""
 
     @property
@@ -46,7 +46,7 @@ class RdfSyntax:
 RDF_SYNTAXES: tuple[RdfSyntax, ...] = (
     RdfSyntax("turtle", "Turtle", "kg.ttl", "text/turtle", "turtle", "statements"),
     RdfSyntax("nt", "N-Triples", "kg.nt", "application/n-triples", "nt"),
-    RdfSyntax("jsonld", "JSON-LD", "kg.jsonld", "application/ld+json", "json-ld", "array"),
+    RdfSyntax("jsonld", "JSON-LD", "kg.jsonld", "application/ld+json", "json-ld", "graph"),
 )
 #: the syntax kg writes itself, which the others are converted from
 N_TRIPLES = next(s for s in RDF_SYNTAXES if not s.converted)

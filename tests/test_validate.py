@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import shutil
 
 from kg.cli import main
@@ -46,3 +47,43 @@ def test_broken_turtle_gives_the_whole_reason_with_line_and_column(runner, tmp_p
     result = runner.invoke(main, ["validate", str(unbound)])
     assert result.exit_code == 2
     assert 'line 3, column 12: Prefix "nope:" not bound' in result.stderr
+
+
+def _shacl_alone(path) -> tuple[bool, str]:
+    """pySHACL with the shipped shapes alone: no ontology merged, no inference."""
+    from pyshacl import validate as shacl_validate
+    from rdflib import Graph
+
+    from kg.resources import ontology_dir
+
+    shapes = Graph().parse(ontology_dir() / "shapes.ttl")
+    conforms, _, text = shacl_validate(Graph().parse(path), shacl_graph=shapes, inference="none")
+    return bool(conforms), str(text)
+
+
+def test_the_shapes_alone_validate_the_exports_as_shipped(built):
+    conforms, text = _shacl_alone(built / "kg.ttl")
+    assert conforms, text[:2000]
+
+
+def test_the_shapes_alone_catch_a_broken_copy(built, tmp_path):
+    ttl = (built / "kg.ttl").read_text(encoding="utf-8")
+    no_label = ttl.replace('skos:prefLabel "MATH500" ;', "", 1)
+    assert no_label != ttl
+    (tmp_path / "label.ttl").write_text(no_label, encoding="utf-8")
+    conforms, text = _shacl_alone(tmp_path / "label.ttl")
+    assert not conforms and "skos:prefLabel" in text and "entity:math500" in text
+    no_value, n = re.subn(r" ;\n\s*kg:value [0-9.]+ \.", " .", ttl, count=1)
+    assert n == 1
+    (tmp_path / "value.ttl").write_text(no_value, encoding="utf-8")
+    conforms, text = _shacl_alone(tmp_path / "value.ttl")
+    assert not conforms and "kg:value" in text and "MinCountConstraintComponent" in text
+
+
+def test_an_entity_typed_only_by_its_subclass_is_caught(built, tmp_path):
+    ttl = (built / "kg.ttl").read_text(encoding="utf-8")
+    untyped = ttl.replace("entity:math500 a kg:Benchmark , kg:Entity ;", "entity:math500 a kg:Benchmark ;")
+    assert untyped != ttl
+    (tmp_path / "untyped.ttl").write_text(untyped, encoding="utf-8")
+    conforms, text = _shacl_alone(tmp_path / "untyped.ttl")
+    assert not conforms and "entity:math500" in text

@@ -22,7 +22,8 @@ def add_families(
 ) -> None:
     """The lexicon concepts above the entities that no entity stands for, so that
     `kg:variantOf*` reaches the top of each family (every Qwen model is a variant of
-    entity:qwen)."""
+    entity:qwen). No abstract names them: they are `skos:Concept`s of the lexicon, not
+    entities (`kg:Entity`), and no count of entities includes them."""
     entities = list(entities)
     keys = {e.key for e in entities}
     for e in entities:
@@ -35,7 +36,7 @@ def add_families(
 
 def _concept(graph: Triples, concept: Concept) -> None:
     node = ENTITY[concept.key]
-    graph.add((node, RDF.type, KG[concept.type.value]))
+    graph.add((node, RDF.type, SKOS.Concept))
     graph.add((node, SKOS.prefLabel, Literal(concept.label)))
     graph.add((node, RDFS.label, Literal(concept.label)))
     graph.add((node, SKOS.inScheme, LEXICON))
@@ -49,6 +50,7 @@ def add_entity(graph: Triples, e: Entity) -> None:
     """A linked entity: its type, names, family and how it was linked."""
     add = graph.add_nt
     node = entity_nt(e.key)
+    add(node, t.A, t.ENTITY)  # stated, so that shapes and queries need no inference
     add(node, t.A, t.CLASSES[e.type])
     if e.concept:
         add(node, t.IN_SCHEME, iri(LEXICON))

@@ -36,6 +36,7 @@ END = iri(OA.end)
 
 # the kg ontology
 PAPER = iri(KG.Paper)
+ENTITY = iri(KG.Entity)
 MENTION = iri(KG.Mention)
 TEXT_SPAN = iri(KG.TextSpan)
 ASSERTION = iri(KG.Assertion)

@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 
 from rdflib import Graph, URIRef
 
-from kg.namespaces import ENTITY, PREFIXES
+from kg.namespaces import KG, PREFIXES
 from kg.rdf import syntax
 from kg.rdf.syntax import Term
 from kg.rdf.terms import A
 
 Triple = tuple[URIRef, URIRef, Term]
 
-_ENTITY_NT = f"<{ENTITY}"
+_ENTITY_CLASS = str(KG.Entity)
 
 
 @dataclass
@@ -32,11 +32,16 @@ class Block:
 
 @dataclass
 class Counts:
-    """How many triples, typed subjects by class IRI, and entities a graph holds (VoID)."""
+    """How many triples and typed subjects by class IRI a graph holds (VoID)."""
 
     triples: int = 0
     classes: Counter[str] = field(default_factory=Counter)
-    entities: int = 0
+
+    @property
+    def entities(self) -> int:
+        """The entities: subjects typed `kg:Entity` (what abstracts name; the lexicon's
+        families above them are not), as many as the build summary and GraphML count."""
+        return self.classes[_ENTITY_CLASS]
 
     def add(self, triples: int, classes: Mapping[str, int]) -> None:
         """Count a block of the last build's."""
@@ -63,7 +68,6 @@ class Triples:
     def __init__(self) -> None:
         self.blocks: list[Block] = [Block("")]
         self._block = self.blocks[0]
-        self._entities: set[str] = set()  #: typed subjects that are entities
 
     def new_block(self, block: str, reused: bool = False) -> None:
         """Start the block of paper `block`: triples added from now on go there; a block
@@ -81,8 +85,6 @@ class Triples:
         line = f"{s} {p} {o} ."
         if p == A and line not in self._block.lines:
             self._block.types[o[1:-1]] += 1
-            if s.startswith(_ENTITY_NT):
-                self._entities.add(s)
         self._block.lines.add(line)
 
     def extend(self, lines: Iterable[str]) -> None:
@@ -94,7 +96,7 @@ class Triples:
 
     def counts(self) -> Counts:
         """The counts of the triples held (not of reused blocks)."""
-        counts = Counts(len(self), Counter(), len(self._entities))
+        counts = Counts(len(self), Counter())
         for block in self.blocks:
             counts.classes.update(block.types)
         return counts
