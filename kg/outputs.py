@@ -28,7 +28,8 @@ class RdfSyntax:
     rdflib: str  #: rdflib's parser for it
     #: how its blocks are joined in one file by `kg.convert` ("statements": Turtle's
     #: prefixes, then each block's statements; "graph": one compacted JSON-LD document,
-    #: the prefixes its @context, each block's node objects in its @graph), or "" for the syntax kg writes itself (`kg.rdf.write_ntriples`)
+    #: the prefixes its @context, each block's node objects in its @graph), or "" for the
+    #: syntax kg writes itself (`kg.rdf.write_ntriples`)
     framing: str = ""
 
     @property

@@ -82,7 +82,8 @@ def test_the_shapes_alone_catch_a_broken_copy(built, tmp_path):
 
 def test_an_entity_typed_only_by_its_subclass_is_caught(built, tmp_path):
     ttl = (built / "kg.ttl").read_text(encoding="utf-8")
-    untyped = ttl.replace("entity:math500 a kg:Benchmark , kg:Entity ;", "entity:math500 a kg:Benchmark ;")
+    typed = "entity:math500 a kg:Benchmark , kg:Entity ;"
+    untyped = ttl.replace(typed, "entity:math500 a kg:Benchmark ;")
     assert untyped != ttl
     (tmp_path / "untyped.ttl").write_text(untyped, encoding="utf-8")
     conforms, text = _shacl_alone(tmp_path / "untyped.ttl")

@@ -65,7 +65,7 @@ _TRIGGERS = frozenset({"(", "stands", "or", "Or"})
 
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
     """Every (long form, short form) pair: "Long Form (SHORT)", "SHORT (Long Form)",
-    "Long Form, or SHORT", "Long Form (abbreviated as SHORT)"."""
+    "SHORT (short for Long Form)", "Long Form, or SHORT", "Long Form (abbreviated as SHORT)"."""
     pairs: list[tuple[Span, Span]] = []
     word = words(doc)
     n = len(word)
@@ -84,8 +84,9 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
                 if pair is not None:
                     pairs.append(pair)
             elif close - i - 1 >= 2 and _valid_short(word[i - 1]):
-                # "SHORT (Long Form)": the parenthesis spells the name before it
-                pair = _long_inside(doc, i - 1, i + 1, close)
+                # "SHORT (Long Form)", "SHORT (short for Long Form)": the parenthesis
+                # spells the name before it
+                pair = _long_inside(doc, i - 1, _after_introducer(word, i + 1, close), close)
                 if pair is not None:
                     pairs.append(pair)
         elif text == "stands" and i + 2 < n and word[i + 1].lower() == "for":
@@ -108,6 +109,30 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             if pair is not None:
                 pairs.append(pair)
     return pairs
+
+
+#: words that open a parenthesis giving the long form of the name before it:
+#: "MFTPL-P (abbreviation for Mixed Follow the Perturbed Leader)", "NSFW (i.e. not safe …)"
+_LONG_INTRODUCERS = (
+    ("short", "for"),
+    ("abbreviation", "for"),
+    ("abbreviated", "from"),
+    ("stands", "for"),
+    ("standing", "for"),
+    ("i.e.",),
+    ("i.e", "."),
+    ("ie",),
+    ("ie", "."),
+)
+
+
+def _after_introducer(word: list[str], start: int, end: int) -> int:
+    """The token after the words that introduce a long form at `start` (`start` if none)."""
+    for words_ in _LONG_INTRODUCERS:
+        stop = start + len(words_)
+        if stop < end and tuple(w.lower() for w in word[start:stop]) == words_:
+            return stop + (word[stop] == ",")
+    return start
 
 
 def _sentence_starts(doc: Doc) -> list[int]:
@@ -170,6 +195,7 @@ def _long_inside(doc: Doc, short_i: int, start: int, end: int) -> tuple[Span, Sp
     inside = doc[start:end]
     if _spells(short.text, inside.text) != 0:
         return None
-    if sum(1 for t in inside if t.is_alpha) < 2 or inside[-1].is_punct:
+    # a word is any token with a letter: "Relation-aware Encoder-Decoder (ReED)" has two
+    if sum(1 for t in inside if any(c.isalpha() for c in t.text)) < 2 or inside[-1].is_punct:
         return None
     return inside, doc[short_i : short_i + 1]
