@@ -40,6 +40,7 @@ class Explanation:
     aliases: tuple[str, ...]
     type_votes: str
     family: tuple[str, ...]  #: names up the kg:variantOf chain
+    variants: tuple[str, ...]  #: names of everything below it (kg:variantOf+), sorted
     merges: tuple[str, ...]
     occurrences: tuple[Occurrence, ...]
 
@@ -54,6 +55,18 @@ def _find(graph: Graph, name: str) -> URIRef:
             if fold(str(label)) == wanted and isinstance(subject, URIRef):
                 return subject
     raise InputError(name, "no entity of that name in the graph; try `kg stats` for names")
+
+
+def _variants(graph: Graph, node: URIRef) -> tuple[str, ...]:
+    """The names of every entity below `node` in its family (kg:variantOf+), sorted."""
+    seen: set[URIRef] = set()
+    todo = [node]
+    while todo:
+        for child in graph.subjects(KG.variantOf, todo.pop()):
+            if isinstance(child, URIRef) and child not in seen and child != node:
+                seen.add(child)
+                todo.append(child)
+    return tuple(sorted(str(graph.value(c, SKOS.prefLabel) or c) for c in seen))
 
 
 def explain(name: str, exports: Path) -> Explanation:
@@ -99,10 +112,13 @@ def explain(name: str, exports: Path) -> Explanation:
     types = sorted(
         str(t).rsplit("#", 1)[-1] for t in graph.objects(node, RDF.type) if str(t) in _TYPES
     )
+    if not types and (node, RDF.type, SKOS.Concept) in graph:
+        types = ["a family of the lexicon that no abstract names"]
     return Explanation(
         key=str(node)[len(str(ENTITY)) :],
         name=str(graph.value(node, SKOS.prefLabel)),
         type=", ".join(types),
+        variants=_variants(graph, node),
         aliases=tuple(sorted(str(a) for a in graph.objects(node, SKOS.altLabel))),
         type_votes=str(graph.value(node, KG.typeVotes) or "from the lexicon only"),
         family=tuple(family),

@@ -3,11 +3,12 @@
 A bundled query starts with comment lines: the first says what it answers, and each
 `# param NAME = DEFAULT: help` (or `# param NAME: help`, no default) names a variable that
 `--param NAME=VALUE` binds. A value is an entity name in any spelling (MATH-500), a paper id,
-a prefixed name (entity:qwen) or an <IRI>.
+a prefixed name (entity:qwen) or an IRI, bare or in <angle brackets>.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,10 @@ from kg.processes import TimedOutError, run_timed
 from kg.query import Answer, Term, load_graph, load_store, read_query, run_query
 from kg.resources import queries_dir
 
+#: an absolute IRI given without angle brackets: https://w3id.org/kg-ml/id/entity/math500
+_BARE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`]+")
+#: what a bundled query's name looks like (no SPARQL query does)
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
 _PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")
 
 
@@ -77,6 +82,14 @@ def find_query(name: str) -> BundledQuery | None:
     return _parse(path) if path.is_file() else None
 
 
+def _no_such_query(name: str) -> str:
+    """What to say of a name that is no bundled query: the nearest one (difflib), if any."""
+    names = [q.name for q in bundled_queries()]
+    near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    return f"no bundled query is called {name!r}{hint} (`kg query --list` lists them)"
+
+
 def check_required(query: BundledQuery, values: Mapping[str, str]) -> None:
     """Raise when a required parameter has no value."""
     missing = [p.name for p in query.params if p.required and p.name not in values]
@@ -106,9 +119,12 @@ def prepare_query(query: str, params: Sequence[str] = ()) -> tuple[str, dict[str
 
     Raises:
         InputError: the .rq file is missing.
-        QueryError: a pair is not NAME=VALUE, or a required parameter has no value.
+        QueryError: a pair is not NAME=VALUE, a required parameter has no value, or `query`
+            is a name (letters, digits, hyphens) that no bundled query has.
     """
     bundled = find_query(query) if not query.endswith(".rq") else query_file(read_query(query))
+    if bundled is None and _NAME.fullmatch(query):
+        raise QueryError(_no_such_query(query))
     values = {p.name: p.default for p in (bundled.params if bundled else ()) if p.default}
     values.update(parse_params(params))
     if bundled is None:
@@ -131,6 +147,8 @@ def resolve(
         prefix, _, local = value.partition(":")
         if value.startswith("<") and value.endswith(">"):
             out[name] = Term("uri", value[1:-1])
+        elif _BARE_IRI.fullmatch(value):
+            out[name] = Term("uri", value)
         elif re.fullmatch(r"[0-9a-f]{16}", value):
             out[name] = Term("uri", str(PAPER[value]))
         elif prefix in PREFIXES and local and " " not in value:

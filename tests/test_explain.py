@@ -27,3 +27,15 @@ def test_cli_explain(built, runner):
     assert "type votes:" in result.stdout and "mentions:" in result.stdout
     missing = runner.invoke(main, ["explain", "NoSuchThing", str(built)])
     assert missing.exit_code == 2 and "no entity of that name" in missing.stderr
+
+
+def test_explain_a_family_lists_its_variants(built, runner):
+    e = explain("qwen", built)
+    assert "Qwen3" in e.variants and "Qwen3-4B-Base" in e.variants  # every level below
+    assert list(e.variants) == sorted(e.variants) and e.name not in e.variants
+    assert "Qwen" not in explain("Qwen3", built).variants
+    assert explain("Qwen3-4B-Base", built).variants == ()
+    result = runner.invoke(main, ["explain", "qwen", str(built)])
+    assert result.exit_code == 0
+    assert f"variants:     {len(e.variants)}: " in result.stdout
+    assert "Qwen3-4B-Base" in result.stdout

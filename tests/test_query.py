@@ -151,6 +151,11 @@ def test_cli_list_and_params(runner, built):
         (["leaderboard", "-p", "benchmark"], "write NAME=VALUE"),
         ([], "give a QUERY"),
         (["shared-entities"], "shared-entities needs --param paper=... --param other=..."),
+        (
+            ["papers-on-benchmrk"],
+            "no bundled query is called 'papers-on-benchmrk'; did you mean papers-on-benchmark?",
+        ),
+        (["nothing-like-any"], "no bundled query is called 'nothing-like-any' (`kg query --list`"),
     ],
 )
 def test_cli_param_errors(runner, built, args, message):
@@ -239,3 +244,16 @@ def test_prepare_query_takes_defaults_then_params_and_checks_required(tmp_path):
         prepare_query("shared-entities", ["paper=abc"])
     with pytest.raises(InputError, match="no such query file"):
         prepare_query(str(tmp_path / "none.rq"))
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["https://w3id.org/kg-ml/id/entity/math500", "<https://w3id.org/kg-ml/id/entity/math500>"],
+)
+def test_a_param_takes_a_bare_iri_as_its_help_says(runner, built, value):
+    named = runner.invoke(main, ["query", "papers-on-benchmark", str(built), "-f", "csv"])
+    result = runner.invoke(
+        main, ["query", "papers-on-benchmark", str(built), "-p", f"benchmark={value}", "-f", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == named.stdout and len(result.stdout.splitlines()) > 1

@@ -76,6 +76,7 @@ def explain(name: str, exports: Path) -> None:
     Example:
       kg explain MATH-500
       kg explain ReaTTS
+      kg explain qwen      # a family: lists its variants
     """
     from kg.explain import explain as run_explain
 
@@ -86,6 +87,8 @@ def explain(name: str, exports: Path) -> None:
     click.echo(f"type votes:   {e.type_votes}")
     if e.family:
         click.echo("variant of:   " + " < ".join(e.family))
+    if e.variants:
+        click.echo(f"variants:     {len(e.variants)}: " + ", ".join(e.variants))
     for note in e.merges:
         click.echo(f"merged:       {note}")
     papers = sorted({o.paper for o in e.occurrences})
