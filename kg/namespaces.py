@@ -75,6 +75,7 @@ class SCHEMA(DefinedNamespace):
 
     url: URIRef
     sameAs: URIRef
+    codeRepository: URIRef
 
 
 class MLS(DefinedNamespace):

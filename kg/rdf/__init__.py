@@ -18,11 +18,12 @@ from collections import defaultdict
 from collections.abc import Container
 
 from kg.lexicon import Concept, default_lexicon
-from kg.model import Assertion, KnowledgeGraph, LinkedResult, Mention
+from kg.links import links
+from kg.model import Assertion, KnowledgeGraph, LinkedResult, Mention, RelationType
 from kg.rdf import terms as t
 from kg.rdf.entities import add_entity, add_families, add_relation
-from kg.rdf.iris import agent_nt, collection_iri
-from kg.rdf.papers import add_assertion, add_collections, add_mention, add_paper
+from kg.rdf.iris import agent_nt, collection_iri, entity_nt, paper_nt
+from kg.rdf.papers import add_assertion, add_collections, add_links, add_mention, add_paper
 from kg.rdf.results import add_result
 from kg.rdf.syntax import iri, literal, ntriples, write_ntriples
 from kg.rdf.triples import Block, Counts, Triple, Triples, new_graph
@@ -79,9 +80,12 @@ def to_rdf(
         for ref in e.mentions:
             mentions[ref.paper].append((ref.mention, e.key))
     assertions: dict[str, list[Assertion]] = defaultdict(list)
+    found = {p.id: links(p.text) for p in kg.papers}
     for a in kg.assertions:
         add_relation(graph, a)
         assertions[a.paper].append(a)
+        if a.relation is RelationType.PROPOSES and a.paper in found:  # shared: the entity's
+            add_links(graph, entity_nt(a.tail), found[a.paper])
     results: dict[str, list[LinkedResult]] = defaultdict(list)
     for r in kg.results:
         results[r.paper].append(r)
@@ -90,6 +94,7 @@ def to_rdf(
         if p.id in reuse:
             continue
         add_paper(graph, p)
+        add_links(graph, paper_nt(p.id), found[p.id])
         for m, key in mentions[p.id]:
             add_mention(graph, p, m, key)
         for a in assertions[p.id]:

@@ -9,6 +9,7 @@ from urllib.parse import quote
 from rdflib import RDF, RDFS, XSD, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
+from kg.links import Links
 from kg.model import Assertion, Mention, Paper, RelationType, Sentence
 from kg.namespaces import KG, PAPER, SCHEMA
 from kg.rdf import terms as t
@@ -73,6 +74,15 @@ def _metadata(graph: Triples, node: URIRef, p: Paper) -> None:
         graph.add((node, SCHEMA.sameAs, URIRef(f"https://doi.org/{quote(p.doi, safe='/:;()')}")))
     if p.external_id:
         graph.add((node, DCTERMS.identifier, Literal(p.external_id)))
+
+
+def add_links(graph: Triples, node: str, found: Links) -> None:
+    """The code repositories (`schema:codeRepository`) and project pages (`schema:url`) an
+    abstract links to, on `node` (N-Triples IRI): the paper, or what it proposes."""
+    for predicate, urls in ((t.CODE_REPOSITORY, found.code), (t.URL, found.pages)):
+        for url in urls:
+            if (link := http_iri(url)) is not None:
+                graph.add_nt(node, predicate, iri(link))
 
 
 def add_mention(graph: Triples, p: Paper, m: Mention, key: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS
 
 from kg.model import EntityType, RelationType
-from kg.namespaces import KG, OA
+from kg.namespaces import KG, OA, SCHEMA
 from kg.rdf.syntax import iri
 
 # rdf, rdfs, skos, dcterms, prov
@@ -24,6 +24,10 @@ ABSTRACT = iri(DCTERMS.abstract)
 DATE = iri(DCTERMS.date)
 DERIVED_FROM = iri(PROV.wasDerivedFrom)
 ATTRIBUTED_TO = iri(PROV.wasAttributedTo)
+
+# schema.org
+URL = iri(SCHEMA.url)
+CODE_REPOSITORY = iri(SCHEMA.codeRepository)
 
 # Web Annotation
 TEXT_POSITION_SELECTOR = iri(OA.TextPositionSelector)

@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from kg import bidi
 from kg import graph_schema as schema
 from kg.graph import entity_node, paper_node
+from kg.links import links
 from kg.model import (
     Assertion,
     Entity,
@@ -268,6 +269,7 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     }
     context = {
         "meta": meta_line(ex),
+        "links": links(p.text),  # code and project pages (kg.links)
         "abstract": highlight(ex),
         "extractor": extractor,
         "entities": [

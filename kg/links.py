@@ -1,0 +1,63 @@
+"""The links an abstract gives: code repositories and project pages.
+
+"Code is available at https://github.com/…" ends many abstracts: the link a reader looks
+for first. `links` finds them in the text as written (plain, in Markdown or LaTeX `\\url{}`)
+for the RDF (`schema:codeRepository`, `schema:url`) and the paper's page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: hosts of source code: a link there is the code of the paper
+CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net")
+#: hosts of papers and short links: not the paper's own project page
+_NOT_PAGES = ("arxiv.org", "doi.org", "openreview.net", "bit.ly", "tinyurl.com")
+
+_URL = re.compile(
+    r"(?:https?://|www\.|(?<![\w.@/])(?:github|gitlab)\.com/)[^\s<>\"'\\\[\](){}|^`]+",
+    re.IGNORECASE,
+)
+_HOST = re.compile(r"https?://(?:www\.)?([^/:?#]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Links:
+    """The code repositories and project pages an abstract links to, in text order."""
+
+    code: tuple[str, ...] = ()
+    pages: tuple[str, ...] = ()
+
+
+def _clean(url: str) -> str | None:
+    """The URL without the punctuation that ends its sentence, with a scheme."""
+    url = url.rstrip(".,;:!?*_~")
+    if not url.lower().startswith(("http://", "https://")):
+        url = "https://" + url
+    host = _HOST.match(url)
+    return url if host and "." in host.group(1) else None
+
+
+def host(url: str) -> str:
+    """The host of an http(s) URL, lower case, without "www."."""
+    match = _HOST.match(url)
+    return match.group(1).lower() if match else ""
+
+
+def links(text: str) -> Links:
+    """The code repositories (on `CODE_HOSTS`, owner and project named) and project pages
+    (any other site but papers' and short links) that `text` links to."""
+    code: list[str] = []
+    pages: list[str] = []
+    for match in _URL.finditer(text):
+        url = _clean(match.group(0))
+        if url is None:
+            continue
+        where = host(url)
+        if where in CODE_HOSTS:
+            if len([p for p in url.split("/")[3:] if p]) >= 2 and url not in code:
+                code.append(url)
+        elif not where.endswith(_NOT_PAGES) and url not in pages:
+            pages.append(url)
+    return Links(tuple(code), tuple(pages))

@@ -1,0 +1,65 @@
+"""Code and project links of an abstract (kg/links.py), in the RDF, on the page, by query."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rdflib import Graph, URIRef
+
+from kg.builder import build
+from kg.cli import main
+from kg.links import Links, links
+from kg.namespaces import ENTITY, PAPER, SCHEMA
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Code is available at https://github.com/divelab/LIFT.",
+            Links(code=("https://github.com/divelab/LIFT",)),
+        ),
+        (
+            "See [GitHub](https://github.com/a/b) and the [project page](https://x.github.io/p/).",
+            Links(code=("https://github.com/a/b",), pages=("https://x.github.io/p/",)),
+        ),
+        (
+            r"Code: \url{https://gitlab.com/team/tool}.",
+            Links(code=("https://gitlab.com/team/tool",)),
+        ),
+        ("Code at github.com/owner/repo, data at", Links(code=("https://github.com/owner/repo",))),
+        (
+            "Project: https://sites.google.com/view/x;",
+            Links(pages=("https://sites.google.com/view/x",)),
+        ),
+        ("As in https://arxiv.org/abs/2401.01234 and https://github.com/org.", Links()),
+        ("No link here, nor in e.g. or i.e.", Links()),
+    ],
+)
+def test_links_of_an_abstract(text, expected):
+    assert links(text) == expected
+
+
+def test_code_links_reach_the_paper_what_it_proposes_its_page_and_the_query(tmp_path: Path, runner):
+    seeds = tmp_path / "in.txt"
+    seeds.write_text(
+        "ICML 2026 Papers\n"
+        "We propose FooNet, a novel method for graph learning. FooNet outperforms GCN on "
+        "Cora. Code is available at https://github.com/foo/foonet. Project page: "
+        "https://foo.github.io/foonet/.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    build([seeds], out)
+    graph = Graph().parse(out / "kg.ttl")
+    code = URIRef("https://github.com/foo/foonet")
+    (paper,) = set(graph.subjects(SCHEMA.codeRepository, code)) - {ENTITY.foonet}
+    assert str(paper).startswith(str(PAPER))
+    assert (ENTITY.foonet, SCHEMA.codeRepository, code) in graph
+    assert (paper, SCHEMA.url, URIRef("https://foo.github.io/foonet/")) in graph
+    (page,) = (out / "papers").glob("*.html")
+    assert 'Code: <a href="https://github.com/foo/foonet">' in page.read_text(encoding="utf-8")
+    result = runner.invoke(main, ["query", "papers-with-code", str(out), "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].endswith(",<https://github.com/foo/foonet>,FooNet")
