@@ -170,7 +170,7 @@ def compact_jsonld(triples: Iterable, prefixes: Mapping[str, str]) -> bytes:
         node.setdefault(short(p.value), []).append(value)
     lines = []
     for subject, properties in nodes.items():
-        obj = {"@id": short(subject)}
+        obj: dict[str, object] = {"@id": short(subject)}
         obj.update((k, v[0] if len(v) == 1 else v) for k, v in properties.items())
         lines.append(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
     return ",\n".join(lines).encode("utf-8")
