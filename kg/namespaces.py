@@ -93,6 +93,8 @@ RESULT = Namespace(BASE + "id/result/")
 AGENT = Namespace(BASE + "id/agent/")
 
 LEXICON = URIRef(BASE + "id/lexicon")
+#: the ontology's IRI, and the named graph it is loaded into by `kg query` and `kg serve`
+ONTOLOGY = URIRef(BASE + "ontology")
 DATASET = URIRef(BASE + "id/dataset")
 
 #: prefixes bound in every graph kg writes and declared for every query

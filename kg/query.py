@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from pyparsing import ParseException
-from rdflib import BNode, Graph, Literal, URIRef
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.plugins.sparql import prepareQuery
 
 from kg.errors import InputError, QueryError
-from kg.namespaces import PREFIXES
-from kg.outputs import RDF_SYNTAXES, by_suffix, listed
+from kg.namespaces import DATASET, ONTOLOGY, PREFIXES
+from kg.outputs import RDF_SYNTAXES, VOID, by_suffix, listed
 from kg.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
 
@@ -123,17 +123,33 @@ def rdf_files(paths: Sequence[Path]) -> list[Path]:
     return [*files, ontology_dir() / "kg.ttl"]
 
 
+def graph_of(file: Path) -> str | None:
+    """The named graph `file` is loaded into, or None for the default graph: the ontology
+    and a VoID description each go into a graph of their own (the ontology's IRI, the
+    dataset's), so that the default graph is the export alone and counts the triples
+    `void:triples` and the build say. `GRAPH <https://w3id.org/kg-ml/ontology> { … }` reads
+    the class hierarchy."""
+    if file.name == VOID:
+        return str(DATASET)
+    if file.resolve() == (ontology_dir() / "kg.ttl").resolve():
+        return str(ONTOLOGY)
+    return None
+
+
 def load_graph(paths: Sequence[Path]) -> Graph:
-    """The exports (and the ontology) in an rdflib graph."""
-    graph = Graph()
+    """The exports in an rdflib dataset's default graph, the ontology and VoID each in a
+    named graph (`graph_of`)."""
+    dataset = Dataset()
     for file in rdf_files(paths):
-        parse_graph(file, graph)
-    return graph
+        name = graph_of(file)
+        parse_graph(file, dataset.graph(URIRef(name)) if name else dataset.default_graph)
+    return dataset
 
 
 def load_store(paths: Sequence[Path]):  # -> pyoxigraph.Store
-    """The exports (and the ontology) in an Oxigraph store: the one `kg build` wrote for
-    these files (kg/query_store.py), opened read-only, else loaded in memory."""
+    """The exports in an Oxigraph store, the ontology and VoID each in a named graph
+    (`graph_of`): the one `kg build` wrote for these files (kg/query_store.py), opened
+    read-only, else loaded in memory."""
     import pyoxigraph as ox
 
     from kg.query_store import load_into, open_store

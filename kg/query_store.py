@@ -46,9 +46,13 @@ def stores_dir(cache_dir: Path | None = None) -> Path:
     return (cache_dir or default_cache_dir()) / "stores"
 
 
+#: how a store lays out its graphs: a store of an older layout is not opened
+_LAYOUT = b"ontology and VoID in named graphs\x1e"
+
+
 def store_key(files: Sequence[Path]) -> str:
     """The name of the store of `files`: their paths, sizes and modification times."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_LAYOUT)
     for file in files:
         stat = file.stat()
         digest.update(f"{file.resolve()}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\x1e".encode())
@@ -72,17 +76,23 @@ def open_store(files: Sequence[Path]) -> Any | None:
 
 
 def load_into(store: Any, files: Sequence[Path]) -> None:
-    """Bulk-load `files` (Turtle, N-Triples or JSON-LD by suffix) into `store`.
+    """Bulk-load `files` (Turtle, N-Triples or JSON-LD by suffix) into `store`, each into
+    its graph (`kg.query.graph_of`: the ontology and VoID into named graphs).
 
     Raises:
         InputError: a file is not valid RDF.
     """
     import pyoxigraph as ox
 
+    from kg.query import graph_of
+
     formats = _formats()
     for file in files:
+        name = graph_of(file)
+        graph = ox.NamedNode(name) if name else ox.DefaultGraph()
         try:
-            store.bulk_load(path=str(file), format=formats.get(file.suffix, ox.RdfFormat.TURTLE))
+            fmt = formats.get(file.suffix, ox.RdfFormat.TURTLE)
+            store.bulk_load(path=str(file), format=fmt, to_graph=graph)
         except (SyntaxError, ValueError, OSError) as error:
             raise InputError(file, f"not valid RDF: {syntax_reason(error)}") from None
 

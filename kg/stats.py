@@ -20,6 +20,12 @@ class Stats:
     entities_by_type: dict[str, int]
     relations_by_type: dict[str, int]
     top_entities: tuple[tuple[str, str, int], ...]  #: (name, type, papers)
+    triples: int | None = None  #: `void:triples` of the export's void.ttl, if there is one
+
+    @property
+    def entities(self) -> int:
+        """The entities (what abstracts name): as the build summary and VoID count them."""
+        return sum(self.entities_by_type.values())
 
 
 def read_graph(exports: Path) -> nx.MultiDiGraph:
@@ -44,8 +50,22 @@ def stats(exports: Path, top: int = 10) -> Stats:
         key=lambda item: (-item[2], item[0]),
     )
     return Stats(
+        triples=_void_triples(exports),
         papers=sum(1 for _ in paper_nodes(graph)),
         entities_by_type=dict(sorted(types.items())),
         relations_by_type=dict(sorted(relations.items())),
         top_entities=tuple(entities[:top]),
     )
+
+
+def _void_triples(exports: Path) -> int | None:
+    """The triples the export's VoID description counts (None without one)."""
+    from rdflib import Graph
+
+    from kg.namespaces import VOID
+
+    path = (exports if exports.is_dir() else exports.parent) / "void.ttl"
+    if not path.is_file():
+        return None
+    value = next(Graph().parse(path).objects(None, VOID.triples), None)
+    return int(str(value)) if value is not None else None

@@ -26,6 +26,9 @@ def stats(exports: Path, top: int) -> None:
 
     result = run_stats(exports, top=top)
     click.echo(f"papers: {result.papers}")
+    if result.triples is not None:
+        click.echo(f"triples: {result.triples}")
+    click.echo(f"entities: {result.entities}")
     click.echo("entities by type:")
     for name, count in result.entities_by_type.items():
         click.echo(f"  {name:<10} {count}")
