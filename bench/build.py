@@ -1,9 +1,11 @@
 """`kg build` timed as a user runs it: a process, a fresh cache, every view, with a yardstick.
 
     python bench/build.py [--sizes 1000 10000 25000] [--views all]
+    python bench/build.py --file ../shared/data/ml_abstracts/icml2024_openreview.jsonl
 
 For each size, abstracts from ../shared/data/ml_abstracts when present (repeated with
-changed ids past its end), else generated, are written to one JSON Lines file. Then, each
+changed ids past its end), else generated, are written to one JSON Lines file (or
+`--file` is copied: one conference as a user builds it). Then, each
 in a process of its own: spaCy's tokenizer alone over the same texts (the floor cost of
 reading them); `kg build FILE --out DIR` with a fresh cache directory and default options;
 the same command again after one abstract changed (the rebuild, on the cache and exports
@@ -118,11 +120,16 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float]
     return wall, own, sampler.peak / 2**20
 
 
-def as_user(n: int, views: str) -> dict:
-    """The four measures of one size, each a process as a user starts it."""
+def as_user(n: int, views: str, file: Path | None = None) -> dict:
+    """The four measures of one size (or of `file`, copied), each a process as a user
+    starts it."""
     with tempfile.TemporaryDirectory() as tmp:
         source, out, cache = Path(tmp) / "abstracts.jsonl", Path(tmp) / "out", Path(tmp) / "c"
-        write_corpus(n, source)
+        if file is not None:
+            source.write_bytes(file.read_bytes())
+            n = len(source.read_bytes().splitlines())
+        else:
+            write_corpus(n, source)
         env = {**os.environ, "KG_CACHE_DIR": str(cache)}
         done = subprocess.run(
             [sys.executable, "-c", _TOKENIZE, str(source)],
@@ -169,19 +176,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 25_000])
     parser.add_argument("--views", default="all", choices=["all", "overview", "none"])
+    parser.add_argument("--file", type=Path, help="build this JSON Lines file instead")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--part", default="extract", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.one, args.views, args.part)))
         return
-    print(f"kg build as a process, fresh cache, --views {args.views}; {time.strftime('%Y-%m-%d')}")
+    what = f"{args.file.name}, " if args.file else ""
+    day = time.strftime("%Y-%m-%d")
+    print(f"kg build {what}as a process, fresh cache, --views {args.views}; {day}")
     print(
         f"{'N':>7} {'tokenizer s':>11} {'build s':>8} {'x tok':>6} {'RSS MB':>7} "
         f"{'tree MB':>8} {'exports MB':>10} {'rebuild s':>9} {'% build':>7} {'query s':>7}"
     )
-    for n in args.sizes:
-        r = as_user(n, args.views)
+    for n in [0] if args.file else args.sizes:
+        r = as_user(n, args.views, args.file)
         print(
             f"{r['n']:>7} {r['tokenize']:>11.1f} {r['build']:>8.1f} "
             f"{r['build'] / r['tokenize']:>6.1f} {r['rss_mb']:>7.0f} {r['tree_mb']:>8.0f} "

@@ -44,6 +44,12 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
+def _assertion_order(a: Assertion) -> tuple:
+    """Assertions by paper, head, relation, tail and then sentence: a paper may state one
+    relation in two sentences, and a set's order differs with the hash seed."""
+    return (a.paper, a.head, a.relation, a.tail, a.sentence.start, a.sentence.end)
+
+
 def link(
     extractions: Iterable[Extraction], lexicon: tuple[Concept, ...] | None = None
 ) -> KnowledgeGraph:
@@ -74,7 +80,7 @@ def link(
     return KnowledgeGraph(
         papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
         entities=tuple(sorted(entities, key=lambda e: e.key)),
-        assertions=tuple(sorted(assertions, key=lambda a: (a.paper, a.head, a.relation, a.tail))),
+        assertions=tuple(sorted(assertions, key=_assertion_order)),
         results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
         extractions=tuple(extractions),
         links=tuple(sorted((pid, name, final_key[root]) for (pid, name), root in local.items())),
