@@ -1,5 +1,6 @@
-"""N-Triples to Turtle and JSON-LD (the syntaxes of `kg.outputs.CONVERTED`) by Oxigraph, in a
-process of its own, block by block.
+"""N-Triples to Turtle and JSON-LD (the syntaxes of `kg.outputs.CONVERTED`) by Oxigraph (the
+JSON-LD compacted from Oxigraph's parse by `compact_jsonld`), in a process of its own, block
+by block.
 
 Oxigraph holds Python's GIL while it serialises, so a thread would not overlap with the rest
 of a build; a child process does: a build writes GraphML and the views while the child
