@@ -13,7 +13,7 @@ from rdflib.compare import isomorphic
 from rdflib.namespace import SKOS
 
 from kg.builder import BuildSummary, build
-from kg.namespaces import ENTITY, KG, VOID
+from kg.namespaces import ENTITY, KG, PREFIXES, VOID
 from kg.query import run_query
 from kg.stats import stats
 
@@ -115,3 +115,31 @@ def test_the_endpoint_counts_what_void_says(summary_and_out):
         assert int(result["results"]["bindings"][0]["n"]["value"]) == summary.triples
     finally:
         server.stop()
+
+
+def test_compact_jsonld_keeps_every_kind_of_term():
+    import pyoxigraph as ox
+
+    from kg.convert import compact_jsonld
+
+    nt = (
+        "<https://w3id.org/kg-ml/id/entity/x> <http://www.w3.org/2000/01/rdf-schema#label> "
+        '"x"@en .\n'
+        "<https://w3id.org/kg-ml/id/entity/x> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+        "<https://w3id.org/kg-ml/ontology#Model> .\n"
+        '<https://w3id.org/kg-ml/id/entity/x> <https://w3id.org/kg-ml/ontology#value> "7.5"'
+        "^^<http://www.w3.org/2001/XMLSchema#decimal> .\n"
+        "<https://w3id.org/kg-ml/id/entity/x> <https://schema.org/codeRepository> "
+        "<https://github.com/a/b> .\n"
+        '<https://example.org/other> <https://example.org/p> "plain \\"quoted\\" ü" .\n'
+    )
+    body = compact_jsonld(ox.parse(nt.encode(), format=ox.RdfFormat.N_TRIPLES), PREFIXES)
+    document = json.dumps({"@context": PREFIXES, "@graph": json.loads(b"[" + body + b"]")})
+    first = json.loads(b"[" + body + b"]")[0]
+    assert first["@type"] == "kg:Model" and first["schema:codeRepository"] == {
+        "@id": "https://github.com/a/b"
+    }
+    assert first["kg:value"] == {"@value": "7.5", "@type": "xsd:decimal"}
+    expected = Graph().parse(data=nt, format="nt")
+    assert isomorphic(Graph().parse(data=document, format="json-ld"), expected)
+    assert compact_jsonld(ox.parse(nt.encode(), format=ox.RdfFormat.N_TRIPLES), PREFIXES) == body
