@@ -184,8 +184,11 @@ def main() -> None:
         print(json.dumps(one(args.one, args.views, args.part)))
         return
     what = f"{args.file.name}, " if args.file else ""
-    day = time.strftime("%Y-%m-%d")
-    print(f"kg build {what}as a process, fresh cache, --views {args.views}; {day}")
+    day, load = time.strftime("%Y-%m-%d"), os.getloadavg()[0]
+    print(
+        f"kg build {what}as a process, fresh cache, --views {args.views}; {day}, "
+        f"{os.cpu_count()} cores, load average {load:.1f} at the start"
+    )
     print(
         f"{'N':>7} {'tokenizer s':>11} {'build s':>8} {'x tok':>6} {'RSS MB':>7} "
         f"{'tree MB':>8} {'exports MB':>10} {'rebuild s':>9} {'% build':>7} {'query s':>7}"
