@@ -170,3 +170,15 @@ def test_search_says_when_nothing_matches_and_counts_follow_the_filters(browser,
     view.page.uncheck("[data-type=Paper]")
     assert view.page.inner_text("#counts").startswith(f"{total - SEED_PAPERS} of {total} nodes")
     assert view.clean(), (view.remote, view.errors)
+
+
+def test_trends_open_offline_without_error(browser, tmp_path):
+    from test_views import records_by_year
+
+    from kg.builder import build
+
+    build([records_by_year(tmp_path / "years.jsonl")], tmp_path / "out")
+    view = View(browser, tmp_path / "out" / "trends.html")
+    assert view.page.locator("svg.trend polyline").count() >= 2
+    assert view.page.locator("svg.trend circle title").count() >= 6
+    assert view.clean(), (view.remote, view.errors)

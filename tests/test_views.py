@@ -220,3 +220,24 @@ def test_no_page_grows_with_an_abstract_that_lists_thousands_of_names(tmp_path):
     assert len(drawn_nodes(paper)) <= 1 + PAPER_ENTITIES + PAPER_NEIGHBOURS
     sizes = [p.stat().st_size for p in pages(tmp_path / "out")]
     assert max(sizes) < 1_500_000, max(sizes)
+
+
+def records_by_year(path):
+    """Six JSON Lines records over three years; MATH500 in all, AIME 2024 from 2023."""
+    lines = []
+    for i, year in enumerate([2022, 2022, 2023, 2023, 2024, 2024]):
+        bench = "MATH500 and AIME 2024" if year > 2022 else "MATH500"
+        text = f"We propose Foo{i}Net, which reaches 70.{i}% accuracy on {bench}."
+        lines.append(json.dumps({"year": year, "title": f"Paper {i}", "abstract": text}))
+    return write(path, "\n".join(lines) + "\n")
+
+
+def test_trends_chart_each_year_share_when_papers_carry_years(built, tmp_path):
+    build([records_by_year(tmp_path / "years.jsonl")], tmp_path / "out")
+    html = (tmp_path / "out" / "trends.html").read_text(encoding="utf-8")
+    assert html.count("<polyline") >= 2 and "<script src" not in html
+    assert "MATH500, 2022: 2 of 2 papers (100.0%)" in html
+    assert "AIME 2024, 2022: 0 of 2 papers (0.0%)" in html
+    assert 'href="trends.html"' in (tmp_path / "out" / "index.html").read_text("utf-8")
+    assert not (built / "trends.html").exists()  # the seeds are of one year
+    assert 'href="trends.html"' not in (built / "index.html").read_text("utf-8")

@@ -20,6 +20,7 @@ from kg.views.leaderboard import board_page, boards, leaderboard_view
 from kg.views.memo import PageMemo
 from kg.views.overview import overview_view
 from kg.views.pages import Site, View, entity_view, paper_view
+from kg.views.trends import has_trends, trends_page
 
 __all__ = [
     "COLOURS",
@@ -49,17 +50,21 @@ def render_views(
     time (25,000 pages held at once took 2 GB) and knows how many there are.
 
     `views` is "all" (the overview, a page per paper, per entity in two or more papers and
-    per benchmark with a reported result: its leaderboard),
+    per benchmark with a reported result: its leaderboard; trends.html when the papers
+    span two or more years),
     "overview" (index.html alone, for large builds) or "none".
     """
     if views == "none":
         return []
     results = boards(kg.results) if views == "all" else {}
     figures = {key: len(rows) for key, rows in results.items()}
+    trends = has_trends(graph)
     pages: list[Page] = [
-        ("index.html", partial(overview_view, graph, title, figures)),
+        ("index.html", partial(overview_view, graph, title, figures, trends)),
         *((name, partial(_as_is, data)) for name, data in vis_library().items()),
     ]
+    if trends:
+        pages.append(("trends.html", partial(trends_page, graph, title)))
     if views == "overview":
         return pages
     site = Site.of(kg, graph)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from kg.views.pages import Site, View
 
 Direction = Literal["lower", "higher"]
+#: a leaderboard's graph draws the papers and systems of at most this many of its figures
+BOARD_DRAWN = 40
 _WORD = re.compile(r"[^\s/(),;:]+")
 
 
@@ -108,8 +110,9 @@ def leaderboard_view(benchmark: str, results: list[LinkedResult], site: Site) ->
         }
         for metric, rows in ranked(results, site.names)
     ]
-    drawn = {entity_node(benchmark), *(paper_node(r.paper) for r in results)}
-    drawn |= {entity_node(r.subject) for r in results if r.subject}
+    drawn = {entity_node(benchmark)}
+    for r in results[:BOARD_DRAWN]:  # a page's graph stays small, however long its table
+        drawn |= {paper_node(r.paper), *([entity_node(r.subject)] if r.subject else [])}
     figures = len(results)
     return View(
         site.signatures,

@@ -43,12 +43,19 @@ def overview(graph: nx.MultiDiGraph, title: str, boards: Mapping[str, int] | Non
 
 
 def overview_view(
-    graph: nx.MultiDiGraph, title: str, boards: Mapping[str, int] | None = None
+    graph: nx.MultiDiGraph,
+    title: str,
+    boards: Mapping[str, int] | None = None,
+    trends: bool = False,
 ) -> View:
     """What the overview shows (see `overview`); `boards`: how many figures each
-    benchmark's leaderboard holds, by entity key."""
+    benchmark's leaderboard holds, by entity key; `trends`: whether trends.html is written."""
     signatures = Signatures(graph)
-    context = {"lists": top_lists(graph, boards or {}), "boards": _board_rows(graph, boards or {})}
+    context = {
+        "lists": top_lists(graph, boards or {}),
+        "boards": _board_rows(graph, boards or {}),
+        "trends": trends,
+    }
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
         note = "Every paper and entity; click one for its page, or see the lists below."
         nodes = tuple(sorted(graph.nodes))
