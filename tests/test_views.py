@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
+import pytest
 from conftest import write
 
 from kg.builder import build
@@ -241,3 +244,25 @@ def test_trends_chart_each_year_share_when_papers_carry_years(built, tmp_path):
     assert 'href="trends.html"' in (tmp_path / "out" / "index.html").read_text("utf-8")
     assert not (built / "trends.html").exists()  # the seeds are of one year
     assert 'href="trends.html"' not in (built / "index.html").read_text("utf-8")
+
+
+ML_ABSTRACTS = Path(
+    os.environ.get("KG_ML_ABSTRACTS")
+    or Path(__file__).resolve().parents[2] / "shared" / "data" / "ml_abstracts"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (ML_ABSTRACTS / "icml2024_openreview.jsonl").is_file(),
+    reason="needs ../shared/data/ml_abstracts (or KG_ML_ABSTRACTS)",
+)
+def test_the_views_of_a_conference_stay_within_10x_their_input(tmp_path):
+    source = ML_ABSTRACTS / "icml2024_openreview.jsonl"
+    out = tmp_path / "icml2024"
+    build([source], out)
+    views = [p for p in out.rglob("*") if p.suffix == ".html" or p.parent.name == "lib"]
+    sizes = [p.stat().st_size for p in views]
+    assert len(views) > 2_610 and sum(sizes) < 10 * source.stat().st_size, sum(sizes)
+    assert max(sizes) < 1_000_000, max(zip(sizes, views, strict=True))
+    assert len(list((out / "leaderboards").glob("*.html"))) >= 10
