@@ -34,9 +34,10 @@ FONT_SIZE = 14
 SPREAD = {"gravitationalConstant": -200, "springLength": 150, "avoidOverlap": 1}
 #: stabilisation iterations: 150 draws 300 nodes in ~4 s in Chromium, 1,000 took 24 s
 ITERATIONS = 150
-#: a tooltip shows this much of an abstract, and of a list of authors or aliases
+#: an untitled paper's tooltip shows this much of its abstract; any, this much of a list of
+#: authors or aliases
 SNIPPET_CHARS = 220
-AUTHORS_CHARS = 160
+AUTHORS_CHARS = 120
 EVIDENCE_CHARS = 240
 #: a paper's label names at most this many characters of what it proposes
 LABEL_CHARS = 40
@@ -90,14 +91,16 @@ def options(spread: bool = False) -> dict:
 
 
 def _title(graph: nx.MultiDiGraph, node: str, data: NodeData) -> str:
-    """A node's tooltip: a paper's title, authors and the opening of its abstract (the
-    whole abstract is on its own page: copied into every neighbour's tooltip it was 60% of
-    a paper page), an entity's names and paper count."""
+    """A node's tooltip: a paper's title and authors, or without a title its label and the
+    opening of its abstract (the whole abstract is on its own page: copied into every
+    neighbour's tooltip it was 60% of a paper page); an entity's names and paper count."""
     if data["kind"] == PAPER:
-        head = f"{data['title'] or paper_label(graph, node, data)}\n"
         by = f"{_clip(data['authors'], AUTHORS_CHARS)}\n" if data.get("authors") else ""
         where = f"Paper ({data['source']}, line {data['line']})"
-        return f"{head}{by}{where}\n\n{_clip(data['text'], SNIPPET_CHARS)}"
+        if data["title"]:
+            return f"{data['title']}\n{by}{where}"
+        head = paper_label(graph, node, data)
+        return f"{head}\n{by}{where}\n\n{_clip(data['text'], SNIPPET_CHARS)}"
     aliases = _clip(data["aliases"].replace("|", ", "), AUTHORS_CHARS)
     also = f"also: {aliases}\n" if aliases else ""
     return f"{data['type']}: {data['label']}\n{also}papers: {data['papers']}"

@@ -154,7 +154,8 @@ class View:
         vis = elements(
             graph, self.nodes, prefix="../" if self.sub else "", extra_edges=self.extra_edges
         )
-        content = _env().get_template(self.template).render(**self.context) if self.template else ""
+        template = templates().get_template(self.template) if self.template else None
+        content = template.render(**self.context) if template else ""
         if not self.sub:
             return _page(
                 self.title,
@@ -169,7 +170,7 @@ class View:
 
 
 @cache
-def _env() -> Environment:
+def templates() -> Environment:
     """One environment for every page: Jinja compiles each template once (a new environment
     per page spent 84% of a page's time compiling again)."""
     return Environment(
@@ -189,7 +190,7 @@ def _page(
 ) -> str:
     nodes, edges = (_visible(items) for items in vis)
     html = (
-        _env()
+        templates()
         .get_template("graph.html")
         .render(
             title=title,

@@ -141,8 +141,8 @@ def _esc(text: str) -> str:
 
 def trends_page(graph: nx.MultiDiGraph, title: str) -> bytes:
     """exports/trends.html."""
-    from kg.views.pages import _env
+    from kg.views.pages import templates
 
     drawn = [{"chart": c, "svg": svg(c)} for c in charts(graph)]
-    html = _env().get_template("trends.html").render(title=title, charts=drawn)
+    html = templates().get_template("trends.html").render(title=title, charts=drawn)
     return (bidi.visible(html) + "\n").encode("utf-8")
