@@ -202,10 +202,12 @@ def test_metric_directions_and_best_first():
 
     rows = [result("FID", "3.1", "a"), result("FID", "2.0", "b"), result("accuracy", "70", "c")]
     rows += [result("accuracy", "90", "d"), result("accuracy", "80", "e")]
-    names = {k: k.upper() for k in "abcde"}
+    rows += [result("", "1", "x"), result("", "5", "y"), result("", "3", "z")]
+    names = {k: k.upper() for k in "abcdexyz"}
     assert [(m, [r.who for r in rs]) for m, rs in ranked(rows, names)] == [
         ("accuracy", ["D", "E", "C"]),
         ("FID", ["B", "A"]),
+        ("", ["Y", "Z", "X"]),
     ]
 
 

@@ -70,15 +70,16 @@ def boards(results: tuple[LinkedResult, ...]) -> dict[str, list[LinkedResult]]:
 
 
 def ranked(results: list[LinkedResult], names: dict[str, str]) -> list[tuple[str, list[Row]]]:
-    """The rows by metric (the metric with most figures first), each best first by its
-    direction (unknown: higher first, as the query orders them)."""
+    """The rows by metric (the metric with most figures first, figures with no metric
+    named last), each best first by its direction (unknown: higher first, as the query
+    orders them)."""
     by_metric: dict[str, list[Row]] = defaultdict(list)
     for r in results:
         who = names.get(r.subject or "", "")
         row = Row(who, r.value, r.unit or "", r.metric or "", r.paper)
         by_metric[row.metric].append(row)
     ordered = []
-    for metric, rows in sorted(by_metric.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+    for metric, rows in sorted(by_metric.items(), key=lambda kv: (not kv[0], -len(kv[1]), kv[0])):
         lower = direction(metric) == "lower"
         rows.sort(key=lambda row: (row.value if lower else -row.value, row.who, row.paper))
         ordered.append((metric, rows))
