@@ -22,7 +22,7 @@ PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 )  # fmt: skip
 #: the chart's size and margins, in SVG units
-WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 260, 48, 12, 12, 28
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 720, 260, 48, 24, 12, 28
 
 
 @dataclass(frozen=True)
