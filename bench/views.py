@@ -24,7 +24,7 @@ from kg.extract import extract  # noqa: E402
 from kg.graph import to_networkx  # noqa: E402
 from kg.link import link  # noqa: E402
 from kg.views.data import vis_library  # noqa: E402
-from kg.views.pages import overview  # noqa: E402
+from kg.views.overview import overview  # noqa: E402
 
 
 def draw_seconds(page_path: Path) -> tuple[float, int]:

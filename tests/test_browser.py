@@ -99,3 +99,86 @@ def test_filters_hide_a_type(browser, built):
     papers = view.page.evaluate("nodes.get({filter: n => n.group === 'Paper'}).length")
     assert hidden == papers == SEED_PAPERS
     assert view.clean()
+
+
+def one_of_each_view(built):
+    """A page of every kind: the overview, a paper, an entity, a leaderboard."""
+    return {
+        "overview": built / "index.html",
+        "paper": sorted((built / "papers").glob("*.html"))[0],
+        "entity": built / "entities" / "math500.html",
+        "leaderboard": built / "leaderboards" / "math500.html",
+    }
+
+
+@pytest.mark.parametrize("kind", ["overview", "paper", "entity", "leaderboard"])
+def test_every_kind_of_view_opens_offline_without_error(browser, built, kind):
+    view = View(browser, one_of_each_view(built)[kind])
+    assert view.drawn() == view.intended() >= 2
+    # labels are as large on screen as at 100% however far the layout is zoomed out
+    size = view.page.evaluate(
+        "network.body.nodes[nodes.getIds()[0]].options.font.size * network.getScale()"
+    )
+    assert size >= 13
+    assert view.page.evaluate("edges.get().filter(e => e.label).length") == 0
+    assert view.clean(), (view.remote, view.errors)
+
+
+def cells(view, table: str, column: int) -> list[str]:
+    return view.page.eval_on_selector_all(
+        f"table[data-type={table}] tbody tr:not([hidden])",
+        f"rows => rows.map(r => r.cells[{column}].textContent)",
+    )
+
+
+def test_the_lists_sort_filter_and_link(browser, built):
+    view = View(browser, built / "index.html")
+    papers = [int(n) for n in cells(view, "Benchmark", 1)]
+    assert papers == sorted(papers, reverse=True) and len(papers) > 5
+    view.page.click("table[data-type=Benchmark] th:nth-child(1)")
+    names = cells(view, "Benchmark", 0)
+    assert view.page.evaluate(
+        "(n) => n.every((x, i) => i === 0 || n[i - 1].localeCompare(x) <= 0)", names
+    )
+    view.page.click("table[data-type=Benchmark] th:nth-child(2)")
+    assert [int(n) for n in cells(view, "Benchmark", 1)] == papers
+    view.page.click("table[data-type=Benchmark] th:nth-child(2)")
+    assert [int(n) for n in cells(view, "Benchmark", 1)] == sorted(papers)
+    view.page.fill("#list-search", "math-500")
+    assert cells(view, "Benchmark", 0) == ["MATH500"]
+    view.page.fill("#list-search", "zzzqqq")
+    assert "nothing matches" in view.page.inner_text("#list-count")
+    view.page.fill("#list-search", "")
+    view.page.click("table[data-type=leaderboards] a >> text=MATH500")
+    view.page.wait_for_url("**/leaderboards/math500.html")
+    view.page.wait_for_function("typeof window.kgDrawnAt === 'number'")
+    assert view.page.locator("table.leaderboard tr[data-value]").count() >= 1
+    assert view.clean(), (view.remote, view.errors)
+
+
+def test_search_says_when_nothing_matches_and_counts_follow_the_filters(browser, built):
+    view = View(browser, built / "index.html")
+    view.page.fill("#search", "math500")
+    view.page.press("#search", "Enter")
+    assert view.page.evaluate("network.getSelectedNodes()") == ["entity:math500"]
+    view.page.fill("#search", "no such thing at all")
+    view.page.press("#search", "Enter")
+    assert view.page.evaluate("network.getSelectedNodes()") == []
+    assert "No match" in view.page.inner_text("#details")
+    total = view.intended()
+    assert view.page.inner_text("#counts").startswith(f"{total} nodes")
+    view.page.uncheck("[data-type=Paper]")
+    assert view.page.inner_text("#counts").startswith(f"{total - SEED_PAPERS} of {total} nodes")
+    assert view.clean(), (view.remote, view.errors)
+
+
+def test_trends_open_offline_without_error(browser, tmp_path):
+    from test_views import records_by_year
+
+    from kg.builder import build
+
+    build([records_by_year(tmp_path / "years.jsonl")], tmp_path / "out")
+    view = View(browser, tmp_path / "out" / "trends.html")
+    assert view.page.locator("svg.trend polyline").count() >= 2
+    assert view.page.locator("svg.trend circle title").count() >= 6
+    assert view.clean(), (view.remote, view.errors)

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
+import pytest
 from conftest import write
 
 from kg.builder import build
@@ -75,3 +78,193 @@ def test_abstract_markup_is_escaped_in_every_view(tmp_path):
         html = page.read_text(encoding="utf-8")
         assert "<script>alert(1)" not in html, page
         assert "<b>bold</b>" not in html and "<img src=x" not in html, page
+
+
+EMBEDDED_NODES = re.compile(r"var nodes = new vis\.DataSet\((.*)\);$", re.MULTILINE)
+
+
+def drawn_nodes(page) -> dict[str, dict]:
+    html = page.read_text(encoding="utf-8")
+    return {n["id"]: n for n in json.loads(EMBEDDED_NODES.search(html).group(1))}
+
+
+def test_untitled_papers_are_labelled_by_what_they_propose(built):
+    records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
+    nodes = drawn_nodes(built / "index.html")
+    proposing = [r for r in records if sum(e["proposed"] for e in r["entities"]) == 1]
+    assert len(proposing) >= 5
+    for r in proposing:
+        proposed = next(e for e in r["entities"] if e["proposed"])
+        label = nodes[f"paper:{r['paper']}"]["label"]
+        assert proposed["name"].startswith(label.rstrip(" …")), label
+    plain = [r for r in records if not any(e["proposed"] for e in r["entities"])]
+    for r in plain:
+        assert r["text"].startswith(nodes[f"paper:{r['paper']}"]["label"].rstrip("…"))
+
+
+def test_titled_papers_show_their_title(tmp_path):
+    source = write(
+        tmp_path / "titled.jsonl",
+        json.dumps({"title": "FooNet for Everyone", "abstract": "We propose FooNet on MATH500."})
+        + "\n",
+    )
+    build([source], tmp_path / "out")
+    node = next(
+        n for n in drawn_nodes(tmp_path / "out" / "index.html").values() if n["group"] == "Paper"
+    )
+    assert node["label"] == "FooNet for Everyone"
+
+
+def test_tooltips_hold_no_whole_abstract_and_edges_no_label(built):
+    records = {r["paper"]: r for r in map(json.loads, (built / "extractions.jsonl").open())}
+    longest = max(records.values(), key=lambda r: len(r["text"]))
+    assert len(longest["text"]) > 600
+    for page in pages(built):
+        titles = [n["title"] for n in drawn_nodes(page).values()]
+        assert max(map(len, titles)) < 600, page
+        assert not any(longest["text"][:400] in t for t in titles), page
+    html = (built / "index.html").read_text(encoding="utf-8")
+    edges = json.loads(re.search(r"var edges = new vis\.DataSet\((.*)\);$", html, re.M).group(1))
+    assert edges and not any("label" in e for e in edges)
+    assert any(e.get("title", "").startswith("evaluated_on: ") for e in edges)
+
+
+def test_overview_lists_the_most_mentioned_of_each_type(built):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
+    papers: dict[tuple[str, str], set[str]] = {}
+    for r in records:
+        for e in r["entities"]:
+            papers.setdefault((e["type"], e["entity"]), set()).add(r["paper"])
+    tables = re.findall(r'<table class="sortable" data-type="(\w+)">(.*?)</table>', html, re.S)
+    listed = {kind: body for kind, body in tables}
+    assert {"Benchmark", "Model", "Method", "leaderboards"} <= set(listed)
+    counts = [int(n) for n in re.findall(r"</a></td><td>(\d+)</td>", listed["Benchmark"])]
+    assert counts == sorted(counts, reverse=True) and counts[0] >= 3
+    top = max((len(v), k) for (t, k), v in papers.items() if t == "Benchmark")
+    assert f'href="entities/{top[1]}.html"' in listed["Benchmark"]
+    for target in re.findall(r'href="([^"]+)"', "".join(listed.values())):
+        assert (built / target).is_file(), target
+
+
+def leaderboard_rows(page) -> list[tuple[str, float, str]]:
+    """(who, value, paper id) of each row of a leaderboard page."""
+    html = page.read_text(encoding="utf-8")
+    rows = re.findall(
+        r'<tr data-value="([^"]+)"><td>\d+</td><td>([^<]*)</td><td>[^<]*</td>'
+        r'<td><a href="\.\./papers/(\w+)\.html">',
+        html,
+    )
+    return [(who if who != "(not named)" else "", float(v), pid) for v, who, pid in rows]
+
+
+def test_every_leaderboard_is_what_the_query_answers(built, runner):
+    from kg.cli import main
+
+    boards = sorted((built / "leaderboards").glob("*.html"))
+    records = [json.loads(line) for line in (built / "extractions.jsonl").open()]
+    assert len(boards) == len({r["benchmark"] for rec in records for r in rec["results"]} - {None})
+    for page in boards:
+        name = re.search(r"<title>Leaderboard: (.*)</title>", page.read_text("utf-8")).group(1)
+        args = ["query", "leaderboard", str(built), "-p", f"benchmark={name}", "-f", "json"]
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+        answer = json.loads(result.output)["results"]["bindings"]
+        expected = [
+            (
+                b.get("who", {}).get("value", ""),
+                float(b["value"]["value"]),
+                b["paper"]["value"].rsplit("/", 1)[1],
+            )
+            for b in answer
+        ]
+        shown = leaderboard_rows(page)
+        assert sorted(shown) == sorted(expected) and shown, page
+        html = page.read_text("utf-8")
+        if "higher is better" in html and html.count('class="leaderboard"') == 1:
+            assert [v for _, v, _ in shown] == [v for _, v, _ in expected]
+    math = (built / "entities" / "math500.html").read_text("utf-8")
+    assert 'href="../leaderboards/math500.html"' in math
+
+
+def test_metric_directions_and_best_first():
+    from decimal import Decimal
+
+    from kg.model import LinkedResult, Sentence
+    from kg.views.leaderboard import direction, ranked
+
+    assert direction("top-1 error") == "lower" and direction("FID score") == "lower"
+    assert direction("Perplexity") == "lower" and direction("exact-match accuracy") == "higher"
+    assert direction("widgets") is None and direction(None) is None
+
+    def result(metric: str, value: str, who: str) -> LinkedResult:
+        return LinkedResult("p", who, metric, Decimal(value), None, "b", Sentence(0, 1), "")
+
+    rows = [result("FID", "3.1", "a"), result("FID", "2.0", "b"), result("accuracy", "70", "c")]
+    rows += [result("accuracy", "90", "d"), result("accuracy", "80", "e")]
+    rows += [result("", "1", "x"), result("", "5", "y"), result("", "3", "z")]
+    names = {k: k.upper() for k in "abcdexyz"}
+    assert [(m, [r.who for r in rs]) for m, rs in ranked(rows, names)] == [
+        ("accuracy", ["D", "E", "C"]),
+        ("FID", ["B", "A"]),
+        ("", ["Y", "Z", "X"]),
+    ]
+
+
+def test_no_page_grows_with_an_abstract_that_lists_thousands_of_names(tmp_path):
+    from kg.views.pages import PAPER_ENTITIES, PAPER_NEIGHBOURS
+
+    names = ", ".join(f"Zork{i}Net" for i in range(1, 1201))
+    text = f"We propose MegaNet. We compare MegaNet with {names} on MATH500."
+    lines = "\n".join([text, f"We propose OtherNet and compare it with {names[:4000]}."])
+    source = write(tmp_path / "many.txt", "Lists 2026\n\n" + lines + "\n")
+    build([source], tmp_path / "out")
+    paper = max((tmp_path / "out" / "papers").glob("*.html"), key=lambda p: p.stat().st_size)
+    record = json.loads((tmp_path / "out" / "extractions.jsonl").open().readline())
+    assert len(record["entities"]) > 2 * PAPER_ENTITIES  # the cap is what keeps it small
+    assert len(drawn_nodes(paper)) <= 1 + PAPER_ENTITIES + PAPER_NEIGHBOURS
+    sizes = [p.stat().st_size for p in pages(tmp_path / "out")]
+    assert max(sizes) < 1_500_000, max(sizes)
+
+
+def records_by_year(path):
+    """Six JSON Lines records over three years; MATH500 in all, AIME 2024 from 2023."""
+    lines = []
+    for i, year in enumerate([2022, 2022, 2023, 2023, 2024, 2024]):
+        bench = "MATH500 and AIME 2024" if year > 2022 else "MATH500"
+        text = f"We propose Foo{i}Net, which reaches 70.{i}% accuracy on {bench}."
+        lines.append(json.dumps({"year": year, "title": f"Paper {i}", "abstract": text}))
+    return write(path, "\n".join(lines) + "\n")
+
+
+def test_trends_chart_each_year_share_when_papers_carry_years(built, tmp_path):
+    build([records_by_year(tmp_path / "years.jsonl")], tmp_path / "out")
+    html = (tmp_path / "out" / "trends.html").read_text(encoding="utf-8")
+    assert html.count("<polyline") >= 2 and "<script src" not in html
+    assert "MATH500, 2022: 2 of 2 papers (100.0%)" in html
+    assert "AIME 2024, 2022: 0 of 2 papers (0.0%)" in html
+    assert 'href="trends.html"' in (tmp_path / "out" / "index.html").read_text("utf-8")
+    assert not (built / "trends.html").exists()  # the seeds are of one year
+    assert 'href="trends.html"' not in (built / "index.html").read_text("utf-8")
+
+
+ML_ABSTRACTS = Path(
+    os.environ.get("KG_ML_ABSTRACTS")
+    or Path(__file__).resolve().parents[2] / "shared" / "data" / "ml_abstracts"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (ML_ABSTRACTS / "icml2024_openreview.jsonl").is_file(),
+    reason="needs ../shared/data/ml_abstracts (or KG_ML_ABSTRACTS)",
+)
+def test_the_views_of_a_conference_stay_within_10x_their_input(tmp_path):
+    source = ML_ABSTRACTS / "icml2024_openreview.jsonl"
+    out = tmp_path / "icml2024"
+    build([source], out)
+    views = [p for p in out.rglob("*") if p.suffix == ".html" or p.parent.name == "lib"]
+    sizes = [p.stat().st_size for p in views]
+    assert len(views) > 2_610 and sum(sizes) < 10 * source.stat().st_size, sum(sizes)
+    assert max(sizes) < 1_000_000, max(zip(sizes, views, strict=True))
+    assert len(list((out / "leaderboards").glob("*.html"))) >= 10

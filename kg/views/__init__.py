@@ -1,7 +1,8 @@
-"""Interactive HTML views: the overview, a page per paper and per entity in two or more
-papers. pyvis assembles what each draws, kg's template renders it, vis-network ships once
-in lib/, and every page opens from disk with no network. A rebuild draws again only the
-pages whose view changed (`kg.views.memo`)."""
+"""Interactive HTML views: the overview, a page per paper, per entity in two or more
+papers and per benchmark with a result (its leaderboard). pyvis assembles what each draws,
+kg's template renders it, vis-network and the pages' own script ship once in lib/, and
+every page opens from disk with no network. A rebuild draws again only the pages whose
+view changed (`kg.views.memo`)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from kg.graph import entity_node
 from kg.model import KnowledgeGraph
 from kg.processes import can_fork, fork_map
 from kg.views.data import COLOURS, page_of, vis_library
+from kg.views.leaderboard import board_page, boards, leaderboard_view
 from kg.views.memo import PageMemo
-from kg.views.pages import Site, View, entity_view, overview_view, paper_view
+from kg.views.overview import overview_view
+from kg.views.pages import Site, View, entity_view, paper_view
+from kg.views.trends import has_trends, trends_page
 
 __all__ = [
     "COLOURS",
@@ -45,18 +49,27 @@ def render_views(
     a function that gathers its `View` (see `draw`): a build draws and writes one page at a
     time (25,000 pages held at once took 2 GB) and knows how many there are.
 
-    `views` is "all" (the overview, a page per paper and per entity in two or more papers),
+    `views` is "all" (the overview, a page per paper, per entity in two or more papers and
+    per benchmark with a reported result: its leaderboard; trends.html when the papers
+    span two or more years),
     "overview" (index.html alone, for large builds) or "none".
     """
     if views == "none":
         return []
+    results = boards(kg.results) if views == "all" else {}
+    figures = {key: len(rows) for key, rows in results.items()}
+    trends = has_trends(graph)
     pages: list[Page] = [
-        ("index.html", partial(overview_view, graph, title)),
+        ("index.html", partial(overview_view, graph, title, figures, trends)),
         *((name, partial(_as_is, data)) for name, data in vis_library().items()),
     ]
+    if trends:
+        pages.append(("trends.html", partial(trends_page, graph, title)))
     if views == "overview":
         return pages
     site = Site.of(kg, graph)
+    for key, rows in results.items():
+        pages.append((board_page(key), partial(leaderboard_view, key, rows, site)))
     for ex in kg.extractions:
         pages.append((f"papers/{ex.paper.id}.html", partial(paper_view, ex, site, extractor)))
     for entity in kg.entities:

@@ -6,7 +6,6 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations
 from typing import Any
 
 import networkx as nx
@@ -26,17 +25,17 @@ from kg.model import (
     RelationType,
 )
 from kg.views.abstract import highlight, meta_line
-from kg.views.data import elements, legend, options, page_of, relations
+from kg.views.data import elements, legend, options, page_of, proposals, relations
+from kg.views.leaderboard import board_page, boards
 
-#: the overview draws everything up to this many nodes ...
-OVERVIEW_MAX_NODES = 400
-#: ... and past it, the most mentioned entities and their co-mentions
-OVERVIEW_TOP_ENTITIES = 250
-OVERVIEW_TOP_EDGES = 600
-#: a paper's page draws at most this many other papers that share its entities
+#: a paper's page draws at most this many other papers that share its entities ...
 PAPER_NEIGHBOURS = 25
-#: an entity's page draws at most this many of its papers
+#: ... and this many of its entities (what it proposes first, then the most mentioned):
+#: an abstract that lists 5,000 names made a 543 MB page
+PAPER_ENTITIES = 60
+#: an entity's page draws at most this many of its papers and related entities
 ENTITY_PAPERS = 150
+ENTITY_RELATED = 100
 
 
 @dataclass
@@ -46,12 +45,14 @@ class Site:
     kg: KnowledgeGraph
     graph: nx.MultiDiGraph
     texts: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
     extractions: dict[str, Extraction] = field(default_factory=dict)
     said: dict[tuple[str, str], list[Assertion]] = field(default_factory=dict)
     results: dict[str, list[LinkedResult]] = field(default_factory=dict)
     links: dict[tuple[str, str], str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     paper_nodes: set[str] = field(default_factory=set)
+    boards: dict[str, list[LinkedResult]] = field(default_factory=dict)  #: by benchmark
     signatures: Signatures = field(init=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +63,7 @@ class Site:
         """Index a linked graph for its pages."""
         site = cls(kg, graph)
         site.texts = {p.id: p.text for p in kg.papers}
+        site.titles = {p.id: p.title for p in kg.papers if p.title}
         site.extractions = {ex.paper.id: ex for ex in kg.extractions}
         for a in kg.assertions:
             for end in {a.head, a.tail}:
@@ -73,7 +75,17 @@ class Site:
         site.links = kg.entity_key_of()
         site.names = {e.key: e.name for e in kg.entities}
         site.paper_nodes = {paper_node(p.id) for p in kg.papers}
+        site.boards = boards(kg.results)
         return site
+
+    def paper_name(self, pid: str, limit: int = 90) -> str:
+        """How a table names a paper: its title, or what it proposes and its first words."""
+        title = self.titles.get(pid)
+        if title:
+            return title
+        opening = first_words(self.texts[pid], limit)
+        proposed = proposals(self.graph, paper_node(pid))
+        return f"{' / '.join(proposed[:2])}: {opening}" if proposed else opening
 
 
 class Signatures:
@@ -94,7 +106,10 @@ class Signatures:
                 for v, keyed in self.graph.adj[node].items()
                 for k, data in keyed.items()
             )
-            seen = repr((sorted(self.graph.nodes[node].items()), edges))
+            # a paper's label may be what it proposes: the names at the ends of its edges
+            seen = repr(
+                (sorted(self.graph.nodes[node].items()), edges, proposals(self.graph, node))
+            )
             found = self._made[node] = hashlib.sha1(seen.encode()).hexdigest()
         return found
 
@@ -118,6 +133,7 @@ class View:
     extra_edges: tuple[tuple[str, str, dict], ...] = ()
     template: str | None = None  #: the content under the graph, with `context`
     context: dict[str, Any] = field(default_factory=dict)
+    spread: bool = False  #: nodes pushed apart (`kg.views.data.options`)
 
     def digest(self) -> str:
         """A digest of everything `render` reads."""
@@ -129,6 +145,7 @@ class View:
             self.extra_edges,
             self.template,
             self.context,
+            self.spread,
         )
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -138,16 +155,23 @@ class View:
         vis = elements(
             graph, self.nodes, prefix="../" if self.sub else "", extra_edges=self.extra_edges
         )
+        template = templates().get_template(self.template) if self.template else None
+        content = template.render(**self.context) if template else ""
         if not self.sub:
             return _page(
-                self.title, vis, lib="lib", home=None, note=self.note, height="calc(100vh - 60px)"
+                self.title,
+                vis,
+                lib="lib",
+                home=None,
+                note=self.note,
+                content=content,
+                spread=self.spread,
             )
-        content = _env().get_template(self.template).render(**self.context) if self.template else ""
         return _subpage(self.title, vis, self.note, content)
 
 
 @cache
-def _env() -> Environment:
+def templates() -> Environment:
     """One environment for every page: Jinja compiles each template once (a new environment
     per page spent 84% of a page's time compiling again)."""
     return Environment(
@@ -162,12 +186,12 @@ def _page(
     lib: str,
     home: str | None,
     note: str,
-    height: str,
     content: str = "",
+    spread: bool = False,
 ) -> str:
     nodes, edges = (_visible(items) for items in vis)
     html = (
-        _env()
+        templates()
         .get_template("graph.html")
         .render(
             title=title,
@@ -175,11 +199,10 @@ def _page(
             home=home,
             nodes=nodes,
             edges=edges,
-            options=options(),
+            options=options(spread),
             legend=legend(nodes),
             relations=relations(edges),
             note=note,
-            height=height,
             content=content,
         )
     )
@@ -201,9 +224,7 @@ def _visible(items: list[dict]) -> list[dict]:
 
 def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:
     """A paper's or an entity's page: one folder down, its graph above its content."""
-    return _page(
-        title, vis, lib="../lib", home="../index.html", note=note, height="55vh", content=content
-    )
+    return _page(title, vis, lib="../lib", home="../index.html", note=note, content=content)
 
 
 def first_words(text: str, limit: int = 90) -> str:
@@ -211,52 +232,13 @@ def first_words(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
 
 
-def overview(graph: nx.MultiDiGraph, title: str) -> str:
-    """exports/index.html: every paper and entity, or past 400 nodes the 250 most mentioned
-    entities joined by how many papers mention both."""
-    return overview_view(graph, title).render()
-
-
-def overview_view(graph: nx.MultiDiGraph, title: str) -> View:
-    """What the overview shows (see `overview`)."""
-    signatures = Signatures(graph)
-    if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
-        note = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
-        return View(signatures, tuple(sorted(graph.nodes)), title, note, sub=False)
-    entities = list(schema.entity_nodes(graph))
-    top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
-    chosen = {n for n, _ in top}
-    pairs: Counter[tuple[str, str]] = Counter()
-    for paper, _ in schema.paper_nodes(graph):
-        mentioned = sorted(set(graph.successors(paper)) & chosen)
-        pairs.update(combinations(mentioned, 2))
-    links = tuple(
-        (
-            a,
-            b,
-            {
-                "relation": "co-mentioned",
-                "paper": "",
-                "value": n,
-                "evidence": f"mentioned together in {n} papers",
-            },
-        )
-        for (a, b), n in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:OVERVIEW_TOP_EDGES]
-    )
-    papers = graph.number_of_nodes() - len(entities)
-    note = (
-        f"Showing the {len(chosen)} most mentioned of {len(entities)} entities from "
-        f"{papers} papers, joined when papers mention both; click one for its papers."
-    )
-    return View(signatures, tuple(sorted(chosen)), title, note, sub=False, extra_edges=links)
-
-
 def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     """What a paper's page shows: its graph neighbourhood, the abstract with every mention
     highlighted (displaCy), and what was read from it."""
     p, graph = ex.paper, site.graph
     me = paper_node(p.id)
-    mine = set(graph.successors(me))
+    every = set(graph.successors(me))
+    mine = _most_mentioned(graph, me, every, PAPER_ENTITIES)
     others: Counter[str] = Counter()
     for entity in mine:
         others.update(site.paper_nodes.intersection(graph.predecessors(entity)))
@@ -279,7 +261,7 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
                 "aliases": e.aliases,
                 "proposed": e.proposed,
                 "evidence": e.evidence,
-                "url": _url(graph, keys.get(e.name)),
+                "url": entity_url(graph, keys.get(e.name)),
             }
             for e in ex.entities
         ],
@@ -294,11 +276,16 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
         ],
         "results": ex.results,
     }
-    note = f"this paper, its {len(mine)} entities and {len(near)} papers that share them"
+    drawn = (
+        f"{len(mine)} of its {len(every)} entities"
+        if mine != every
+        else f"its {len(mine)} entities"
+    )
+    note = f"this paper, {drawn} and {len(near)} papers that share them"
     return View(
         site.signatures,
         tuple(sorted({me, *mine, *near})),
-        p.title or first_words(p.text),
+        site.paper_name(p.id),
         note,
         sub=True,
         template="paper.html",
@@ -306,7 +293,28 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     )
 
 
-def _url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
+def _most_mentioned(graph: nx.MultiDiGraph, me: str, entities: set[str], limit: int) -> set[str]:
+    """At most `limit` of `entities`: those `me` proposes first, then the most mentioned."""
+    if len(entities) <= limit:
+        return entities
+    proposed = {
+        tail
+        for tail, keyed in graph.adj[me].items()
+        if any(d["relation"] == RelationType.PROPOSES.value for d in keyed.values())
+    }
+    ranked = sorted(
+        entities,
+        key=lambda n: (n not in proposed, -_papers(schema.node(graph, n)), n),
+    )
+    return set(ranked[:limit])
+
+
+def _papers(data: schema.NodeData) -> int:
+    """How many papers mention an entity (a paper: 0)."""
+    return int(data["papers"]) if data["kind"] == schema.ENTITY else 0
+
+
+def entity_url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
     if node is None or node not in graph:
         return None
     page = page_of(node, schema.node(graph, node))
@@ -318,9 +326,10 @@ def entity_view(entity: Entity, site: Site) -> View:
     graph = site.graph
     me = entity_node(entity.key)
     papers = sorted(entity.papers)[:ENTITY_PAPERS]
-    related = {
+    neighbours = {
         n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == schema.ENTITY
     }
+    related = _most_mentioned(graph, me, neighbours, ENTITY_RELATED)
     first_mention: dict[str, Mention] = {}
     for ref in entity.mentions:
         first_mention.setdefault(ref.paper, ref.mention)
@@ -334,7 +343,7 @@ def entity_view(entity: Entity, site: Site) -> View:
         rows.append(
             {
                 "url": f"../papers/{pid}.html",
-                "title": first_words(site.texts[pid], 70),
+                "title": site.paper_name(pid, 70),
                 "relations": sorted({a.relation.value for a in said}) or ["mentions"],
                 "sentence": site.texts[pid][sentence.start : sentence.end],
             }
@@ -345,7 +354,7 @@ def entity_view(entity: Entity, site: Site) -> View:
             "metric": r.metric or "",
             "value": f"{r.value}{r.unit or ''}",
             "benchmark": site.names.get(r.benchmark or "", ""),
-            "paper": first_words(site.texts[r.paper], 40),
+            "paper": site.paper_name(r.paper, 40),
             "url": f"../papers/{r.paper}.html",
         }
         for r in site.results.get(entity.key, [])
@@ -366,11 +375,13 @@ def entity_view(entity: Entity, site: Site) -> View:
         context={
             "entity": {  # what the template reads: all the mentions would only slow `digest`
                 "key": entity.key,
+                "name": entity.name,
                 "type": entity.type.value,
                 "aliases": entity.aliases,
                 "papers": entity.papers,
             },
             "papers": rows,
             "results": results,
+            "leaderboard": "../" + board_page(entity.key) if entity.key in site.boards else None,
         },
     )
