@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from kg.extract.families import model_family
 from kg.lexicon import Concept, default_lexicon
+from kg.metrics import metric_name
 from kg.model import (
     Assertion,
     Entity,
@@ -230,7 +231,7 @@ def _statements(
                 LinkedResult(
                     paper=pid,
                     subject=resolve(res.subject) if res.subject else None,
-                    metric=res.metric,
+                    metric=metric_name(res.metric),
                     value=res.value,
                     unit=res.unit,
                     benchmark=resolve(res.benchmark) if res.benchmark else None,

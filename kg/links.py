@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from urllib.parse import quote
+
+from pyoxigraph import NamedNode
 
 #: hosts of source code: a link there is the code of the paper
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net")
@@ -30,13 +33,33 @@ class Links:
     pages: tuple[str, ...] = ()
 
 
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def safe_url(text: str) -> str | None:
+    """`text` as an http(s) IRI that any RDF store accepts (a lone `%` as `%25`, a second
+    `#` as `%23`, other unsafe characters percent-encoded), or None when it cannot be one
+    (no host, a port that is not a number, two `@`, ...): checked by Oxigraph's parser."""
+    if not re.match(r"https?://[^\s/]+", text):
+        return None
+    text = _LONE_PERCENT.sub("%25", text)
+    head, hash_, fragment = text.partition("#")
+    text = head + hash_ + fragment.replace("#", "%23")
+    text = quote(text, safe=":/?#[]@!$&'()*+,;=%-._~")
+    try:
+        NamedNode(text)
+    except ValueError:
+        return None
+    return text
+
+
 def _clean(url: str) -> str | None:
-    """The URL without the punctuation that ends its sentence, with a scheme."""
+    """The URL without the punctuation that ends its sentence, with a scheme, as an IRI."""
     url = url.rstrip(".,;:!?*_~")
     if not url.lower().startswith(("http://", "https://")):
         url = "https://" + url
     host = _HOST.match(url)
-    return url if host and "." in host.group(1) else None
+    return safe_url(url) if host and "." in host.group(1) else None
 
 
 def host(url: str) -> str:

@@ -48,6 +48,7 @@ class KG(DefinedNamespace):
     resultOf: URIRef
     onBenchmark: URIRef
     metricName: URIRef
+    lowerIsBetter: URIRef
     value: URIRef
     unit: URIRef
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyoxigraph import NamedNode, Quad, Store
 from rdflib import Graph, URIRef
 
 from kg.builder import build
 from kg.cli import main
-from kg.links import Links, links
+from kg.links import Links, links, safe_url
 from kg.namespaces import ENTITY, PAPER, SCHEMA
 
 
@@ -63,3 +66,30 @@ def test_code_links_reach_the_paper_what_it_proposes_its_page_and_the_query(tmp_
     result = runner.invoke(main, ["query", "papers-with-code", str(out), "-f", "csv"])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].endswith(",<https://github.com/foo/foonet>,FooNet")
+
+
+_URL_TAIL = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(owner=_URL_TAIL, rest=_URL_TAIL)
+def test_every_link_kg_keeps_is_an_iri_a_store_loads(owner: str, rest: str):
+    text = f"Code: https://github.com/{owner}/{rest} and www.{owner}.org/{rest}."
+    for url in (*links(text).code, *links(text).pages):
+        store = Store()
+        store.add(Quad(NamedNode(url), NamedNode("https://schema.org/url"), NamedNode(url)))
+        assert len(store) == 1
+    for bad in ("https://github.com/a/b%zz", "https://github.com/a/b#x#y"):
+        assert safe_url(bad) is not None and NamedNode(safe_url(bad))
+    assert safe_url("https://github.com:x/a/b") is None
+
+
+def test_a_paper_shares_its_code_only_with_what_it_alone_proposes():
+    from kg.model import Assertion, RelationType, Sentence
+    from kg.rdf import sole_proposers
+
+    def proposes(paper: str, key: str) -> Assertion:
+        return Assertion(paper, RelationType.PROPOSES, key, paper, Sentence(0, 1))
+
+    claimed = [proposes("p1", "snn"), proposes("p2", "snn"), proposes("p1", "foonet")]
+    assert sole_proposers(claimed) == {"foonet": "p1"}

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -147,15 +148,24 @@ def test_overview_lists_the_most_mentioned_of_each_type(built):
         assert (built / target).is_file(), target
 
 
-def leaderboard_rows(page) -> list[tuple[str, float, str]]:
-    """(who, value, paper id) of each row of a leaderboard page."""
+def leaderboard_tables(page) -> dict[str, list[tuple[str, float, str]]]:
+    """(who, value, paper id) of each row of each table of a leaderboard page, by metric
+    ("" for figures with no metric named), in the page's order."""
     html = page.read_text(encoding="utf-8")
-    rows = re.findall(
-        r'<tr data-value="([^"]+)"><td>\d+</td><td>([^<]*)</td><td>[^<]*</td>'
-        r'<td><a href="\.\./papers/(\w+)\.html">',
-        html,
-    )
-    return [(who if who != "(not named)" else "", float(v), pid) for v, who, pid in rows]
+    tables = {}
+    for metric, body in re.findall(
+        r'<table class="leaderboard" data-metric="([^"]*)"(.*?)</table>', html, re.S
+    ):
+        rows = re.findall(
+            r'<tr data-value="([^"]+)"><td>\d+</td><td>([^<]*)</td><td>[^<]*</td>'
+            r'<td><a href="\.\./papers/(\w+)\.html">',
+            body,
+        )
+        name = "" if metric == "(no metric named)" else unescape(metric)
+        tables[name] = [
+            (unescape(w) if w != "(not named)" else "", float(v), p) for v, w, p in rows
+        ]
+    return tables
 
 
 def test_every_leaderboard_is_what_the_query_answers(built, runner):
@@ -166,25 +176,59 @@ def test_every_leaderboard_is_what_the_query_answers(built, runner):
     assert len(boards) == len({r["benchmark"] for rec in records for r in rec["results"]} - {None})
     for page in boards:
         name = re.search(r"<title>Leaderboard: (.*)</title>", page.read_text("utf-8")).group(1)
-        args = ["query", "leaderboard", str(built), "-p", f"benchmark={name}", "-f", "json"]
+        args = [
+            "query",
+            "leaderboard",
+            str(built),
+            "-p",
+            f"benchmark={unescape(name)}",
+            "-f",
+            "json",
+        ]
         result = runner.invoke(main, args)
         assert result.exit_code == 0, result.output
-        answer = json.loads(result.output)["results"]["bindings"]
-        expected = [
-            (
+        expected: dict[str, list[tuple[str, float, str]]] = {}
+        for b in json.loads(result.output)["results"]["bindings"]:
+            row = (
                 b.get("who", {}).get("value", ""),
                 float(b["value"]["value"]),
                 b["paper"]["value"].rsplit("/", 1)[1],
             )
-            for b in answer
-        ]
-        shown = leaderboard_rows(page)
-        assert sorted(shown) == sorted(expected) and shown, page
-        html = page.read_text("utf-8")
-        if "higher is better" in html and html.count('class="leaderboard"') == 1:
-            assert [v for _, v, _ in shown] == [v for _, v, _ in expected]
+            expected.setdefault(b.get("metric", {}).get("value", ""), []).append(row)
+        shown = leaderboard_tables(page)
+        assert shown and shown == expected, page  # the same rows, best first in both
     math = (built / "entities" / "math500.html").read_text("utf-8")
     assert 'href="../leaderboards/math500.html"' in math
+
+
+def test_lower_is_better_is_stated_and_ranks_lowest_first():
+    from decimal import Decimal
+
+    from kg.metrics import direction, metric_name
+    from kg.model import LinkedResult, Sentence
+    from kg.rdf.results import add_result
+    from kg.views.leaderboard import ranked
+
+    assert metric_name("model achieves FID") == "FID" and metric_name("achieving FID") == "FID"
+    assert (
+        metric_name("reduce FID score") == "FID score"
+        and metric_name("top-1 accuracy") == "top-1 accuracy"
+    )
+    assert metric_name("the") is None and metric_name(None) is None
+    assert direction(metric_name("improve FID")) == "lower"
+    rows = [
+        LinkedResult("p", s, "FID", Decimal(v), None, "b", Sentence(0, 1), "")
+        for s, v in (("a", "9.1"), ("b", "2.5"), ("c", "4.0"))
+    ]
+    ((metric, ordered),) = ranked(rows, {"a": "A", "b": "B", "c": "C"})
+    assert metric == "FID" and [r.who for r in ordered] == ["B", "C", "A"]
+    from kg.model import Paper
+    from kg.rdf.triples import Triples
+
+    graph = Triples()
+    paper = Paper(id="p", text="FID 2.5", source="x.txt", line=1, index=1)
+    add_result(graph, paper, rows[1], "<urn:agent>")
+    assert any("lowerIsBetter" in line and '"true"' in line for line in graph.lines()), graph
 
 
 def test_metric_directions_and_best_first():

@@ -15,7 +15,7 @@ description of an export).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Container
+from collections.abc import Container, Iterable
 
 from kg.lexicon import Concept, default_lexicon
 from kg.links import links
@@ -84,8 +84,8 @@ def to_rdf(
     for a in kg.assertions:
         add_relation(graph, a)
         assertions[a.paper].append(a)
-        if a.relation is RelationType.PROPOSES and a.paper in found:  # shared: the entity's
-            add_links(graph, entity_nt(a.tail), found[a.paper])
+    for key, paper in sole_proposers(kg.assertions).items():  # shared: the entity's
+        add_links(graph, entity_nt(key), found[paper])
     results: dict[str, list[LinkedResult]] = defaultdict(list)
     for r in kg.results:
         results[r.paper].append(r)
@@ -102,3 +102,14 @@ def to_rdf(
         for r in results[p.id]:
             add_result(graph, p, r, agent)
     return graph
+
+
+def sole_proposers(assertions: Iterable[Assertion]) -> dict[str, str]:
+    """The paper of each entity that one paper alone proposes: a paper's code links go on
+    what it proposes only then, never on a thing several papers claim ("spiking neural
+    networks")."""
+    by: dict[str, set[str]] = defaultdict(set)
+    for a in assertions:
+        if a.relation is RelationType.PROPOSES:
+            by[a.tail].add(a.paper)
+    return {key: next(iter(papers)) for key, papers in sorted(by.items()) if len(papers) == 1}

@@ -4,11 +4,10 @@ same IRIs in every build of the same input."""
 from __future__ import annotations
 
 import hashlib
-import re
-from urllib.parse import quote
 
 from rdflib import URIRef
 
+from kg.links import safe_url
 from kg.model import Assertion, LinkedResult, Paper
 from kg.namespaces import AGENT, ASSERTION, COLLECTION, ENTITY, PAPER, RESULT
 
@@ -29,9 +28,8 @@ def collection_iri(paper: Paper) -> URIRef | None:
 
 def http_iri(text: str) -> URIRef | None:
     """An http(s) IRI with unsafe characters escaped, or None when `text` is not one."""
-    if not re.match(r"https?://[^\s/]+", text):
-        return None
-    return URIRef(quote(text, safe=":/?#[]@!$&'()*+,;=%-._~"))
+    safe = safe_url(text)
+    return None if safe is None else URIRef(safe)
 
 
 def agent_nt(extractor: str) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from kg.metrics import direction
 from kg.model import LinkedResult, Paper
 from kg.rdf import terms as t
 from kg.rdf.iris import entity_nt, paper_nt, result_nt
 from kg.rdf.papers import sentence_span
-from kg.rdf.syntax import decimal, literal
+from kg.rdf.syntax import boolean, decimal, literal
 from kg.rdf.triples import Triples
 
 
@@ -20,6 +21,8 @@ def add_result(graph: Triples, p: Paper, r: LinkedResult, agent: str) -> None:
         add(node, t.UNIT, literal(r.unit))
     if r.metric:
         add(node, t.METRIC_NAME, literal(r.metric))
+        if (better := direction(r.metric)) is not None:
+            add(node, t.LOWER_IS_BETTER, boolean(better == "lower"))
     if r.subject:
         add(node, t.RESULT_OF, entity_nt(r.subject))
     if r.benchmark:

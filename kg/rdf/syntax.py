@@ -40,6 +40,11 @@ def count(n: int) -> str:
     return f'"{n}"^^<{_NON_NEGATIVE}>'
 
 
+def boolean(value: bool) -> str:
+    """An xsd:boolean literal (N-Triples)."""
+    return literal("true" if value else "false", XSD.boolean)
+
+
 def decimal(value: Decimal) -> str:
     """An xsd:decimal in canonical form ("70.0", not "70"), the same in every syntax."""
     lexical = format(value, "f")

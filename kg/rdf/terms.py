@@ -57,6 +57,7 @@ VARIANT_OF = iri(KG.variantOf)
 VALUE = iri(KG.value)
 UNIT = iri(KG.unit)
 METRIC_NAME = iri(KG.metricName)
+LOWER_IS_BETTER = iri(KG.lowerIsBetter)
 RESULT_OF = iri(KG.resultOf)
 ON_BENCHMARK = iri(KG.onBenchmark)
 #: the ontology class of each entity type

@@ -1,47 +1,23 @@
 """A leaderboard per benchmark with a reported result: the figures abstracts report on it,
-best first, with the metric's direction where kg knows it (kg/data/metric_directions.json).
+best first, with the metric's direction where kg knows it (kg/metrics.py).
 The rows are those of `kg query leaderboard` (queries/leaderboard.rq) on the same build."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from kg.graph import entity_node, paper_node
+from kg.metrics import direction
 from kg.model import LinkedResult
-from kg.resources import data_dir
 
 if TYPE_CHECKING:
     from kg.views.pages import Site, View
 
-Direction = Literal["lower", "higher"]
 #: a leaderboard's graph draws the papers and systems of at most this many of its figures
 BOARD_DRAWN = 40
-_WORD = re.compile(r"[^\s/(),;:]+")
-
-
-@cache
-def _directions() -> dict[str, frozenset[str]]:
-    table = json.loads((data_dir() / "metric_directions.json").read_text(encoding="utf-8"))
-    return {side: frozenset(table[f"{side}_is_better"]) for side in ("lower", "higher")}
-
-
-def direction(metric: str | None) -> Direction | None:
-    """Which way `metric` improves: "lower" when a word of its name is one of the
-    lower-is-better list (error, perplexity, loss, FID, ...), else "higher" for a word of
-    the other list, else None (unknown)."""
-    words = set(_WORD.findall((metric or "").lower()))
-    known = _directions()
-    if words & known["lower"]:
-        return "lower"
-    if words & known["higher"]:
-        return "higher"
-    return None
 
 
 def board_page(benchmark: str) -> str:

@@ -1,0 +1,51 @@
+"""Metrics: the name of the measure a result reports, and which way it improves.
+
+The words are data (kg/data/metrics.json): the words that open a metric's span without
+being part of its name ("achieving FID"), and the words that make a metric lower- or
+higher-is-better. Linking names each result's metric with `metric_name`; the RDF states
+`direction` as kg:lowerIsBetter, which orders `kg query leaderboard` and the leaderboard
+pages alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from typing import Literal
+
+from kg.resources import data_dir
+
+Direction = Literal["lower", "higher"]
+_WORD = re.compile(r"[^\s/(),;:]+")
+
+
+@cache
+def _table() -> dict[str, frozenset[str]]:
+    table = json.loads((data_dir() / "metrics.json").read_text(encoding="utf-8"))
+    return {k: frozenset(v) for k, v in table.items() if not k.startswith("_")}
+
+
+def metric_name(metric: str | None) -> str | None:
+    """`metric` without the leading words that are not part of a metric's name
+    ("model achieves FID" → "FID"); None when nothing is left."""
+    if not metric:
+        return None
+    words = metric.split()
+    skip = _table()["not_in_a_name"]
+    while words and words[0].lower() in skip:
+        words.pop(0)
+    return " ".join(words) or None
+
+
+def direction(metric: str | None) -> Direction | None:
+    """Which way `metric` improves: "lower" when a word of its name is lower-is-better
+    (error, perplexity, loss, FID, ...), else "higher" for a higher-is-better word, else
+    None (unknown)."""
+    words = set(_WORD.findall((metric or "").lower()))
+    table = _table()
+    if words & table["lower_is_better"]:
+        return "lower"
+    if words & table["higher_is_better"]:
+        return "higher"
+    return None
