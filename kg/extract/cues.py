@@ -61,6 +61,7 @@ class Cues:
     result_score_verbs: frozenset[str]  #: a number after them is a score
     result_fillers: frozenset[str]  #: words between a cue and its number
     result_metric_words: frozenset[str]  #: metric names beyond metric_words
+    result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
 
 
 @lru_cache(maxsize=1)
@@ -134,4 +135,5 @@ def read_cues(path: Path) -> Cues:
         result_score_verbs=frozenset(raw["result_score_verbs"]),
         result_fillers=frozenset(raw["result_fillers"]),
         result_metric_words=frozenset(raw["result_metric_words"]),
+        result_rival_words=frozenset(raw["result_rival_words"]),
     )

@@ -22,9 +22,12 @@ SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
 RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
 _NUMBER = re.compile("d")
 _SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
-#: features of a difference, never a score: "by 3.2%", "12% gains", "13.5% better" (none of
-#: 270 such numbers of the pool annotations is a result)
-DIFFERENCE = frozenset({"delta_after", "by_before"})
+#: features of a number that is no score: a difference ("by 3.2%", "12% gains", "13.5%
+#: better", "+4.1", "gains of 12%"), or where a range starts ("from 53.5% to 63.8%"): of
+#: the 390 such numbers of the pool annotations, 5 are results (4 the start of a range)
+NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "range_start"})
+#: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
+_LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
 #: words before a figure that tie it to what follows ("on X", "in X")
 _PLACE = frozenset({"on", "in", "for", "across"})
 
@@ -191,4 +194,29 @@ def _sentence_features(
         out.append("s:respectively")
     if sentence_words & cues.strong_comparison_cues:
         out.append("s:compare")
+    return out
+
+
+def not_scores(doc: Doc, featured: list[tuple[Figure, list[str]]], found: list[Found]) -> set[int]:
+    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a later
+    figure of the same list as one ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and C",
+    "improvements of 0.37, 0.19 and 1.01 points")."""
+    cues = load_cues()
+    lower = lowers(doc)
+    named = {i for f in found for i in range(f.start, f.end)}
+    out: set[int] = set()
+    previous: Figure | None = None
+    for fig, features in featured:
+        listed = (
+            previous is not None
+            and previous.start in out
+            and previous.sent == fig.sent
+            and all(
+                j in named or lower[j] in _LIST_WORDS or is_metric(lower[j], cues)
+                for j in range(previous.end, fig.start)
+            )
+        )
+        if listed or NOT_SCORE.intersection(features):
+            out.add(fig.start)
+        previous = fig
     return out

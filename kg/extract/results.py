@@ -17,13 +17,13 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.cues import Cues, load_cues
 from kg.extract.figures import (
-    DIFFERENCE,
     RESOURCES,
     SYSTEMS,
     Figure,
     figure_features,
     figures,
     is_metric,
+    not_scores,
     number,
 )
 from kg.extract.found import Found
@@ -80,6 +80,8 @@ def _subject(
     if after and _names_it(lower, fig.end, after[0].start):
         return after[0].key  # "from 29% to 3% for Claude 3.5 Sonnet"
     before = [f for f in systems if f.end <= fig.start]
+    if _unnamed_rival(lower, fig, before[-1].end if before else 0):
+        return None  # "65.07% (vs. previous SOTA 24.68%)", "the best baseline result of 66.6%"
     if not before:
         return subject
     last = before[-1]
@@ -100,6 +102,13 @@ def _subject(
     return last.key
 
 
+def _unnamed_rival(lower: list[str], fig: Figure, after: int) -> bool:
+    """Whether a rival's word stands shortly before the figure with no system named between:
+    the figure is that unnamed rival's."""
+    return any(w in _RIVAL_WORDS for w in lower[max(after, fig.start - 5) : fig.start])
+
+
+_RIVAL_WORDS = load_cues().result_rival_words  # kg/data/cues.json
 #: what stands between a figure's name and the figure it owns: "BM25 (9.8%)", "CLIP's 68.3%"
 _OWNERS = frozenset({"(", "'s", "’s"})
 
@@ -186,10 +195,11 @@ def find_results(
     featured = [(fig, figure_features(doc, fig, found, proposed)) for fig in figs]
     out: list[Reported] = []
     bounds = sentence_bounds(doc)
+    differences = not_scores(doc, featured, found)
     kept = [
         fig
         for fig, features in featured
-        if not DIFFERENCE.intersection(features)
+        if fig.start not in differences
         and (
             model.predict(features)[0] == "yes"
             if model is not None
