@@ -26,8 +26,12 @@ _SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
 #: better", "+4.1", "gains of 12%"), or where a range starts ("from 53.5% to 63.8%"): of
 #: the 390 such numbers of the pool annotations, 5 are results (4 the start of a range)
 NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "range_start"})
+#: the features of a difference, which the rest of its list shares
+_DIFFERS = NOT_SCORE - {"range_start"}
 #: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
 _LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
+#: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"
+_SCOPES = frozenset({"micro", "macro", "mean", "overall", "relative", "absolute", "solving"})
 #: words before a figure that tie it to what follows ("on X", "in X")
 _PLACE = frozenset({"on", "in", "for", "across"})
 
@@ -198,25 +202,36 @@ def _sentence_features(
 
 
 def not_scores(doc: Doc, featured: list[tuple[Figure, list[str]]], found: list[Found]) -> set[int]:
-    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a later
-    figure of the same list as one ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and C",
-    "improvements of 0.37, 0.19 and 1.01 points")."""
-    cues = load_cues()
+    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a figure
+    of the same list as one ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and C",
+    "improvements of 0.37, 0.19 and 1.01 points", "18.9% and 32.7% relative gains")."""
     lower = lowers(doc)
     named = {i for f in found for i in range(f.start, f.end)}
-    out: set[int] = set()
-    previous: Figure | None = None
-    for fig, features in featured:
-        listed = (
-            previous is not None
-            and previous.start in out
-            and previous.sent == fig.sent
-            and all(
-                j in named or lower[j] in _LIST_WORDS or is_metric(lower[j], cues)
-                for j in range(previous.end, fig.start)
-            )
-        )
-        if listed or NOT_SCORE.intersection(features):
-            out.add(fig.start)
-        previous = fig
-    return out
+    differ = {fig.start for fig, features in featured if _DIFFERS.intersection(features)}
+    figs = [fig for fig, _ in featured]
+    pairs = [(a, b) for a, b in zip(figs, figs[1:], strict=False) if _listed(a, b, lower, named)]
+    for a, b in pairs:  # forwards, then backwards
+        if a.start in differ:
+            differ.add(b.start)
+    for a, b in reversed(pairs):
+        if b.start in differ:
+            differ.add(a.start)
+    return differ | {fig.start for fig, features in featured if NOT_SCORE.intersection(features)}
+
+
+def _listed(a: Figure, b: Figure, lower: list[str], named: set[int]) -> bool:
+    """Whether two figures one after the other are of one list: in one sentence, with only
+    list words, names, fillers and metric words between them (at most 6), one a joiner."""
+    cues = load_cues()
+    between = range(a.end, b.start)
+    if a.sent != b.sent or len(between) > 6:
+        return False
+    words = [lower[j] for j in between]
+    return any(w in (",", "and", "or", ";") for w in words) and all(
+        j in named
+        or lower[j] in _LIST_WORDS
+        or lower[j] in cues.result_fillers
+        or lower[j] in _SCOPES
+        or is_metric(lower[j], cues)
+        for j in between
+    )

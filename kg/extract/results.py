@@ -212,6 +212,9 @@ def find_results(
     for f in named:
         by_sentence.setdefault(f.sent, []).append(f)
     only = list(dict.fromkeys(f.key for f in named if f.type in _RESOURCES))
+    systems = [f.key for f in named if f.type in _SYSTEMS]
+    if subject not in systems:  # a metric's name (ROUGE-1) scores nothing: the next proposed
+        subject = next((k for k in systems if k in proposed), None)
     earlier: str | None = None
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
