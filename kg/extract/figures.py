@@ -61,7 +61,8 @@ def figures(doc: Doc, found: list[Found]) -> list[Figure]:
     """Every number that is not part of a name, a year or a citation."""
     word = words(doc)
     sentence = sentence_of(doc)
-    inside = {i for f in found for i in range(f.start, f.end)}
+    # a number kept as a name ("**60.29%**" emphasised) is still a figure
+    inside = {i for f in found if _has_letter(f.name) for i in range(f.start, f.end)}
     out = []
     for m in _NUMBER.finditer(word_classes(doc).number):
         i = m.start()
@@ -77,6 +78,10 @@ def figures(doc: Doc, found: list[Found]) -> list[Figure]:
         end = i + 2 if percent else i + 1
         out.append(Figure(i, end, value, "%" if percent else None, sentence[i]))
     return out
+
+
+def _has_letter(name: str) -> bool:
+    return any(c.isalpha() for c in name)
 
 
 def is_metric(word: str, cues: Cues) -> bool:

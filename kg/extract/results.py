@@ -206,8 +206,10 @@ def find_results(
             else fig.unit == "%" and "signed" not in features and "skip_before" not in features
         )
     ]
-    # a metric's name (CIDEr, ROUGE-1) is neither who scored nor what on
-    named = [f for f in found if not is_metric(f.name.lower(), cues)]
+    # a metric's name (CIDEr, ROUGE-1) or a number is neither who scored nor what on
+    named = [
+        f for f in found if not is_metric(f.name.lower(), cues) and any(c.isalpha() for c in f.name)
+    ]
     by_sentence: dict[int, list[Found]] = {}
     for f in named:
         by_sentence.setdefault(f.sent, []).append(f)
