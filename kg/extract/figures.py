@@ -206,22 +206,35 @@ def _sentence_features(
     return out
 
 
-def not_scores(doc: Doc, featured: list[tuple[Figure, list[str]]], found: list[Found]) -> set[int]:
-    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a figure
-    of the same list as one ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and C",
-    "improvements of 0.37, 0.19 and 1.01 points", "18.9% and 32.7% relative gains")."""
+def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[tuple[Figure, Figure]]:
+    """Each figure and the next where both are of one list ("AUCs of 97.5%, 95.9% and
+    88.1%", "by 14.5%, 15.1% and 13.0% on A, B and C"), in order."""
     lower = lowers(doc)
     named = {i for f in found for i in range(f.start, f.end)}
-    differ = {fig.start for fig, features in featured if _DIFFERS.intersection(features)}
-    figs = [fig for fig, _ in featured]
-    pairs = [(a, b) for a, b in zip(figs, figs[1:], strict=False) if _listed(a, b, lower, named)]
+    return [(a, b) for a, b in zip(figs, figs[1:], strict=False) if _listed(a, b, lower, named)]
+
+
+def spread(marked: set[int], pairs: list[tuple[Figure, Figure]]) -> set[int]:
+    """`marked` figures (by first token) and every figure of a list with one of them."""
+    out = set(marked)
     for a, b in pairs:  # forwards, then backwards
-        if a.start in differ:
-            differ.add(b.start)
+        if a.start in out:
+            out.add(b.start)
     for a, b in reversed(pairs):
-        if b.start in differ:
-            differ.add(a.start)
-    return differ | {fig.start for fig, features in featured if NOT_SCORE.intersection(features)}
+        if b.start in out:
+            out.add(a.start)
+    return out
+
+
+def not_scores(
+    featured: list[tuple[Figure, list[str]]], pairs: list[tuple[Figure, Figure]]
+) -> set[int]:
+    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a figure
+    of the same list as a difference ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and
+    C", "improvements of 0.37, 0.19 and 1.01 points", "18.9% and 32.7% relative gains")."""
+    differ = {fig.start for fig, features in featured if _DIFFERS.intersection(features)}
+    hard = {fig.start for fig, features in featured if NOT_SCORE.intersection(features)}
+    return spread(differ, pairs) | hard
 
 
 def _listed(a: Figure, b: Figure, lower: list[str], named: set[int]) -> bool:

@@ -23,8 +23,10 @@ from kg.extract.figures import (
     figure_features,
     figures,
     is_metric,
+    list_pairs,
     not_scores,
     number,
+    spread,
 )
 from kg.extract.found import Found
 from kg.extract.sentences import sentence_bounds
@@ -195,17 +197,20 @@ def find_results(
     featured = [(fig, figure_features(doc, fig, found, proposed)) for fig in figs]
     out: list[Reported] = []
     bounds = sentence_bounds(doc)
-    differences = not_scores(doc, featured, found)
-    kept = [
-        fig
+    pairs = list_pairs(doc, figs, found)
+    differences = not_scores(featured, pairs)
+    scores = {
+        fig.start
         for fig, features in featured
-        if fig.start not in differences
-        and (
+        if (
             model.predict(features)[0] == "yes"
             if model is not None
             else fig.unit == "%" and "signed" not in features and "skip_before" not in features
         )
-    ]
+    }
+    # a list's figures are all scores or none: "AUCs of 97.5%, 95.9% and 88.1%"
+    scores = spread(scores, [(a, b) for a, b in pairs if a.unit == b.unit])
+    kept = [fig for fig in figs if fig.start in scores and fig.start not in differences]
     # a metric's name (CIDEr, ROUGE-1) or a number is neither who scored nor what on
     named = [
         f for f in found if not is_metric(f.name.lower(), cues) and any(c.isalpha() for c in f.name)
