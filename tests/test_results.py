@@ -49,6 +49,14 @@ def test_a_difference_is_shared_along_its_list(nlp, text):
     assert results(nlp, text) == set()
 
 
+def test_a_score_before_an_apposed_difference_is_kept(nlp):
+    text = (
+        "We propose FooNet. FooNet achieves 38.1% accuracy on FooBench, a 22.1% improvement "
+        "over the base model."
+    )
+    assert results(nlp, text) == {("FooNet", "38.1", "FooBench")}
+
+
 def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
     text = (
         "We propose FooNet. FooNet improves accuracy from 4.0% to 26.2% on ProofNet and "

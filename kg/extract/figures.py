@@ -30,6 +30,8 @@ NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "ra
 _DIFFERS = NOT_SCORE - {"range_start"}
 #: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
 _LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
+#: what alone stands between the figures of a tight list
+_JOINERS = frozenset({",", "and", "or", "%", ";"})
 #: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"
 _SCOPES = frozenset({"micro", "macro", "mean", "overall", "relative", "absolute", "solving"})
 #: words before a figure that tie it to what follows ("on X", "in X")
@@ -206,35 +208,43 @@ def _sentence_features(
     return out
 
 
-def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[tuple[Figure, Figure]]:
+#: (figure, next figure, whether nothing but joiners stands between them)
+Pair = tuple[Figure, Figure, bool]
+
+
+def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[Pair]:
     """Each figure and the next where both are of one list ("AUCs of 97.5%, 95.9% and
     88.1%", "by 14.5%, 15.1% and 13.0% on A, B and C"), in order."""
     lower = lowers(doc)
     named = {i for f in found for i in range(f.start, f.end)}
-    return [(a, b) for a, b in zip(figs, figs[1:], strict=False) if _listed(a, b, lower, named)]
+    return [
+        (a, b, all(w in _JOINERS for w in lower[a.end : b.start]))
+        for a, b in zip(figs, figs[1:], strict=False)
+        if _listed(a, b, lower, named)
+    ]
 
 
-def spread(marked: set[int], pairs: list[tuple[Figure, Figure]]) -> set[int]:
-    """`marked` figures (by first token) and every figure of a list with one of them."""
+def spread(marked: set[int], pairs: list[Pair], tight_back: bool = False) -> set[int]:
+    """`marked` figures (by first token) and every figure of a list with one of them; with
+    `tight_back`, backwards only along a tight list (a difference: "18.9% and 32.7% relative
+    gains", but not "38.1% accuracy on X, a 22.1% gain")."""
     out = set(marked)
-    for a, b in pairs:  # forwards, then backwards
+    for a, b, _ in pairs:
         if a.start in out:
             out.add(b.start)
-    for a, b in reversed(pairs):
-        if b.start in out:
+    for a, b, tight in reversed(pairs):
+        if (tight or not tight_back) and b.start in out:
             out.add(a.start)
     return out
 
 
-def not_scores(
-    featured: list[tuple[Figure, list[str]]], pairs: list[tuple[Figure, Figure]]
-) -> set[int]:
+def not_scores(featured: list[tuple[Figure, list[str]]], pairs: list[Pair]) -> set[int]:
     """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a figure
     of the same list as a difference ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and
     C", "improvements of 0.37, 0.19 and 1.01 points", "18.9% and 32.7% relative gains")."""
     differ = {fig.start for fig, features in featured if _DIFFERS.intersection(features)}
     hard = {fig.start for fig, features in featured if NOT_SCORE.intersection(features)}
-    return spread(differ, pairs) | hard
+    return spread(differ, pairs, tight_back=True) | hard
 
 
 def _listed(a: Figure, b: Figure, lower: list[str], named: set[int]) -> bool:

@@ -209,7 +209,7 @@ def find_results(
         )
     }
     # a list's figures are all scores or none: "AUCs of 97.5%, 95.9% and 88.1%"
-    scores = spread(scores, [(a, b) for a, b in pairs if a.unit == b.unit])
+    scores = spread(scores, [p for p in pairs if p[0].unit == p[1].unit])
     kept = [fig for fig in figs if fig.start in scores and fig.start not in differences]
     # a metric's name (CIDEr, ROUGE-1) or a number is neither who scored nor what on
     named = [
