@@ -71,7 +71,7 @@ def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
     [
         (
             "We propose FooNet. In zero-shot ImageNet classification, FooNet achieves 70.8% "
-            "accuracy, surpassing CLIP's 68.3%.",
+            "accuracy, surpassing CLIP's 68.3% accuracy.",
             {("FooNet", "70.8", "ImageNet"), ("CLIP", "68.3", "ImageNet")},
         ),  # a rival's possessive owns the figure after it
         (
@@ -105,13 +105,13 @@ def test_an_unnamed_rivals_figure_is_no_ones(nlp):
     [
         (
             "We propose FooNoise. Fine-tuning LLaMA-2-7B on Alpaca yields a 29.8% score on "
-            "AlpacaEval. FooNoise raises this score to 69.0%.",
-            ("FooNoise", "69.0", "AlpacaEval"),
+            "AlpacaEval. FooNoise reaches a 69.2% score.",
+            ("FooNoise", "69.2", "AlpacaEval"),
         ),  # no benchmark in its sentence: the one of the figures before
         (
-            "We propose FooNet. On GSM8K, FooNet reaches 81.2% accuracy, outperforming BarNet "
+            "We propose FooLM. On GSM8K, FooLM reaches 81.2% accuracy, outperforming BarNet "
             "trained on MATH.",
-            ("FooNet", "81.2", "GSM8K"),
+            ("FooLM", "81.2", "GSM8K"),
         ),  # a resource named after a rival is not where the figure was measured
     ],
 )

@@ -34,6 +34,8 @@ _LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "
 _JOINERS = frozenset({",", "and", "or", "%", ";"})
 #: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"
 _SCOPES = frozenset({"micro", "macro", "mean", "overall", "relative", "absolute", "solving"})
+#: a name and these words before a figure: the named one's figure
+_OWNED = frozenset({"(", "'s", "’s"})
 #: words before a figure that tie it to what follows ("on X", "in X")
 _PLACE = frozenset({"on", "in", "for", "across"})
 
@@ -178,6 +180,12 @@ def figure_features(
     numbers_around = [j for j in (a - 2, b + 1) if 0 <= j < n and number(lower[j]) is not None]
     if numbers_around:
         out.append("number_list")
+    if (
+        a > 0
+        and lower[a - 1] in _OWNED
+        and any(f.end == a - 1 and f.type in SYSTEMS for f in found)
+    ):
+        out.append("owned")  # "BM25 (9.8%)", "CLIP's 68.3%"
     cued = cue_features(lower, fig, cues)
     out += cued + [f"{c}|{unit}" for c in cued]
     out += _sentence_features(doc, fig, found, proposed, cues)
