@@ -113,6 +113,11 @@ def test_an_unnamed_rivals_figure_is_no_ones(nlp):
             "trained on MATH.",
             ("FooLM", "81.2", "GSM8K"),
         ),  # a resource named after a rival is not where the figure was measured
+        (
+            "We introduce BarBench, a benchmark of long code. Models fine-tuned on ImageNet "
+            "and CIFAR-10 do not transfer. Claude 3.5 Sonnet reaches only 30.2% accuracy.",
+            ("Claude 3.5 Sonnet", "30.2", "BarBench"),
+        ),  # no benchmark named near it, several in the abstract: the one the paper introduces
     ],
 )
 def test_on_what(nlp, text, expected):

@@ -223,6 +223,9 @@ def find_results(
     if subject not in systems:  # a metric's name (ROUGE-1) scores nothing: the next proposed
         subject = next((k for k in systems if k in proposed), None)
     earlier: str | None = None
+    # else the one benchmark the paper itself introduces ("We introduce FooBench ...")
+    mine = [k for k in only if k in proposed]
+    own = mine[0] if len(mine) == 1 else None
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
         owner = _subject(fig, kept, in_sent, subject, lower)
@@ -232,8 +235,9 @@ def find_results(
         bench = _benchmark(fig, kept, figs, in_sent, lower, lower[start:end])
         if bench is None:
             # the benchmark of the figures reported before ("29.8% on AlpacaEval. FooNet
-            # raises this score to 69.0%"), else the one benchmark the abstract names
-            bench = earlier or (only[0] if len(only) == 1 else None)
+            # raises this score to 69.0%"), else the one benchmark the abstract names, else
+            # the one it introduces
+            bench = earlier or (only[0] if len(only) == 1 else None) or own
         else:
             earlier = bench
         if bench == owner:
