@@ -99,13 +99,13 @@ def test_dev_figures_do_not_regress(built):
 
 def test_train_figures_do_not_regress(train_predicted):
     """Floors at the shipped models' figures on train.jsonl (strict 0.923, proposed 0.913,
-    relation 0.847, result 0.600). The models learn from these abstracts: the held-out
+    relation 0.847, result 0.800). The models learn from these abstracts: the held-out
     figures, each half scored by models trained without it, are in training/README.md."""
     figures = reference(TRAIN, train_predicted)
     assert figures["strict"]["f1"] >= 0.91
     assert figures["proposed"]["f1"] >= 0.90
     assert figures["relation"]["f1"] >= 0.83
-    assert figures["result"]["f1"] >= 0.6
+    assert figures["result"]["f1"] >= 0.8
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):

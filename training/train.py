@@ -3,6 +3,7 @@
     pip install '.[train]'
     python training/train.py                           # → kg/data/extractor.json
     python training/train.py --without train-odd --out /tmp/m.json   # a held-out half
+    python training/train.py --reuse kg/data/extractor.json   # retrain the result model only
 
 Training data: the pool annotations (training/annotations/pool.jsonl, texts from
 ../shared/gold/pool.jsonl) but their held-back tenth, and ../shared/gold/train.jsonl
@@ -283,8 +284,11 @@ def _threshold(held: list[tuple[dict[str, float], str]]) -> float:
     return best[1]
 
 
-def train(records: list[dict], log: bool = True) -> dict[str, LinearModel]:
-    """The three models, each stage trained on what the previous one decides."""
+def train(
+    records: list[dict], log: bool = True, reuse: dict[str, LinearModel] | None = None
+) -> dict[str, LinearModel]:
+    """The four models, each stage trained on what the previous one decides; the stages in
+    `reuse` (models trained before on the same records) are taken as they are."""
     models = Models(None, None, None)
     stages = (
         ("entity", entity_examples),
@@ -294,6 +298,10 @@ def train(records: list[dict], log: bool = True) -> dict[str, LinearModel]:
     )
     out: dict[str, LinearModel] = {}
     for name, examples in stages:
+        if reuse and name in reuse:
+            out[name] = reuse[name]
+            models = Models(*(out.get(stage) for stage in STAGES))
+            continue
         xs, ys, groups, weights = examples(run(records, models))
         c, threshold = choose(xs, ys, groups, weights)
         threshold = THRESHOLDS.get(name, threshold)
@@ -318,10 +326,20 @@ def main() -> None:
         default=[],
         help="gold sets whose abstracts are left out (train-odd, ...)",
     )
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        help="take the entity, proposed and relation models from this file (trained on the "
+        "same sets: training is deterministic) and train only the result model",
+    )
     args = parser.parse_args()
+    reuse = None
+    if args.reuse:
+        raw = json.loads(args.reuse.read_text(encoding="utf-8"))
+        reuse = {n: LinearModel.from_json(raw[n]) for n in ("entity", "proposed", "relation")}
     left_out = {r["text"] for name in args.without for r in gold(name)}
     records = [r for name in args.sets for r in gold(name) if r["text"] not in left_out]
-    models = train(records)
+    models = train(records, reuse=reuse)
     data = {name: model.to_json() for name, model in models.items()}
     data["trained_on"] = {"sets": args.sets, "without": args.without, "abstracts": len(records)}
     args.out.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")

@@ -57,6 +57,11 @@ class Cues:
     eval_words: frozenset[str]
     versus_cues: frozenset[str]
     example_cues: frozenset[str]
+    result_delta_words: frozenset[str]  #: a number before them is a difference
+    result_score_verbs: frozenset[str]  #: a number after them is a score
+    result_fillers: frozenset[str]  #: words between a cue and its number
+    result_metric_words: frozenset[str]  #: metric names beyond metric_words
+    result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
 
 
 @lru_cache(maxsize=1)
@@ -126,4 +131,9 @@ def read_cues(path: Path) -> Cues:
         eval_words=frozenset(raw["eval_words"]),
         versus_cues=frozenset(raw["versus_cues"]),
         example_cues=frozenset(raw["example_cues"]),
+        result_delta_words=frozenset(raw["result_delta_words"]),
+        result_score_verbs=frozenset(raw["result_score_verbs"]),
+        result_fillers=frozenset(raw["result_fillers"]),
+        result_metric_words=frozenset(raw["result_metric_words"]),
+        result_rival_words=frozenset(raw["result_rival_words"]),
     )

@@ -10,140 +10,36 @@ on the benchmark named after it ("on X"), before it, or in the same place of a l
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from spacy.tokens import Doc
 
 from kg.extract.classifier import LinearModel
-from kg.extract.cues import load_cues
+from kg.extract.cues import Cues, load_cues
+from kg.extract.figures import (
+    RESOURCES,
+    SYSTEMS,
+    Figure,
+    figure_features,
+    figures,
+    is_metric,
+    list_pairs,
+    not_scores,
+    number,
+    spread,
+)
 from kg.extract.found import Found
-from kg.extract.sentences import sentence_bounds, sentence_of
-from kg.extract.texts import lowers, words
-from kg.extract.wordclass import word_classes
-from kg.model import EntityType
+from kg.extract.sentences import sentence_bounds
+from kg.extract.texts import lowers
 
-_SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
-_RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
-_NUMBER = re.compile("d")
-_SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
+_SYSTEMS = SYSTEMS
+_RESOURCES = RESOURCES
 
 #: (subject key, metric, value, unit, benchmark key, (first, last) tokens of the figure)
 Reported = tuple[str | None, str | None, Decimal, str | None, str | None, tuple[int, int]]
 
 
-@dataclass(frozen=True)
-class Figure:
-    """A number of the abstract that may be a reported score."""
-
-    start: int  #: token of the number
-    end: int  #: past the number and its unit
-    value: Decimal
-    unit: str | None
-    sent: int
-
-
-def _number(text: str) -> Decimal | None:
-    if not text[:1].isdigit() and not (text[:1] == "." and text[1:2].isdigit()):
-        return None
-    try:
-        return Decimal(text.replace(",", ""))
-    except InvalidOperation:
-        return None
-
-
-def figures(doc: Doc, found: list[Found]) -> list[Figure]:
-    """Every number that is not part of a name, a year or a citation."""
-    word = words(doc)
-    sentence = sentence_of(doc)
-    inside = {i for f in found for i in range(f.start, f.end)}
-    out = []
-    for m in _NUMBER.finditer(word_classes(doc).number):
-        i = m.start()
-        w = word[i]
-        if i in inside:
-            continue
-        value = _number(w)
-        if value is None:
-            continue
-        percent = i + 1 < len(word) and word[i + 1] == "%"
-        if not percent and value == value.to_integral_value() and 1900 <= value <= 2100:
-            continue  # a year
-        end = i + 2 if percent else i + 1
-        out.append(Figure(i, end, value, "%" if percent else None, sentence[i]))
-    return out
-
-
-def _bucket(value: Decimal) -> str:
-    v = abs(value)
-    return "<1" if v < 1 else "<10" if v < 10 else "<100" if v <= 100 else ">100"
-
-
-def figure_features(
-    doc: Doc, fig: Figure, found: list[Found], proposed: frozenset[str]
-) -> list[str]:
-    """The result model's features of one number."""
-    cues = load_cues()
-    lower = lowers(doc)
-    n = len(lower)
-    a, b = fig.start, fig.end
-    unit = "pct" if fig.unit else "nounit"
-    kind = "dec" if fig.value != fig.value.to_integral_value() else "int"
-    out = [
-        unit,
-        kind,
-        f"{unit}|{kind}",
-        f"mag:{_bucket(fig.value)}",
-        f"{unit}|{_bucket(fig.value)}",
-    ]
-    for k in (1, 2, 3):
-        out.append(f"p{k}:{lower[a - k] if a - k >= 0 else '<s>'}")
-        out.append(f"n{k}:{lower[b + k - 1] if b + k - 1 < n else '</s>'}")
-    if a > 0 and lower[a - 1] in _SIGNS:
-        out.append("signed")
-    if any(_is_metric(w, cues.metric_words) for w in lower[max(0, a - 4) : a]):
-        out.append("metric_before")
-    if any(_is_metric(w, cues.metric_words) for w in lower[b : b + 3]):
-        out.append("metric_after")
-    resources_after = {f.start for f in found if f.type in _RESOURCES and b <= f.start <= b + 4}
-    if resources_after and (
-        b < n
-        and lower[b] in {"on", "in", "for", "across"}
-        or b + 1 < n
-        and lower[b + 1] in {"on", "in", "for", "across"}
-    ):
-        out.append("on_resource_after")
-    if any(w in cues.result_skip_cues for w in lower[max(0, a - 2) : a]):
-        out.append("skip_before")
-    if b + 1 < n and lower[b] in {"to", "→"} and _number(lower[b + 1]) is not None:
-        out.append("range_start")
-    before = [j for j in range(max(0, a - 3), a) if lower[j] in {"to", "→"}]
-    if before and any(_number(lower[j - 1]) is not None or lower[j - 1] == "%" for j in before):
-        out.append("range_end")
-        out.append(f"range_end|{unit}")
-    numbers_around = [j for j in (a - 2, b + 1) if 0 <= j < n and _number(lower[j]) is not None]
-    if numbers_around:
-        out.append("number_list")
-    start, end = sentence_bounds(doc)[fig.sent]
-    in_sent = [f for f in found if f.sent == fig.sent]
-    sentence_words = set(lower[start:end])
-    if any(f.type in _RESOURCES for f in in_sent):
-        out.append("s:resource")
-    if any(f.type in _SYSTEMS and f.key in proposed for f in in_sent):
-        out.append("s:proposed")
-    elif any(f.type in _SYSTEMS for f in in_sent):
-        out.append("s:system")
-    if not proposed:
-        out.append("nothing_proposed")
-    if "respectively" in sentence_words:
-        out.append("s:respectively")
-    if sentence_words & cues.strong_comparison_cues:
-        out.append("s:compare")
-    return out
-
-
-def _metric_phrase(doc: Doc, fig: Figure, metric_words: frozenset[str]) -> str | None:
+def _metric_phrase(doc: Doc, fig: Figure, cues: Cues) -> str | None:
     """ "exact-match accuracy" after the figure, or "accuracy of" before it."""
     lower = lowers(doc)
     last = None
@@ -151,12 +47,12 @@ def _metric_phrase(doc: Doc, fig: Figure, metric_words: frozenset[str]) -> str |
         token = doc[j]
         if not (token.is_alpha or "-" in token.text or "@" in token.text) or token.is_stop:
             break
-        if _is_metric(lower[j], metric_words):
+        if is_metric(lower[j], cues):
             last = j
     if last is not None:
         return doc[fig.end : last + 1].text
     for j in range(fig.start - 1, max(-1, fig.start - 5), -1):
-        if _is_metric(lower[j], metric_words):
+        if is_metric(lower[j], cues):
             first = j
             while first > 0 and (doc[first - 1].is_alpha and not doc[first - 1].is_stop):
                 first -= 1
@@ -164,13 +60,6 @@ def _metric_phrase(doc: Doc, fig: Figure, metric_words: frozenset[str]) -> str |
                     break
             return doc[first : j + 1].text
     return None
-
-
-def _is_metric(word: str, metric_words: frozenset[str]) -> bool:
-    """accuracy, exact-match, Pass@1, F1-score: a metric word or a compound of one."""
-    return (
-        word in metric_words or "@" in word or any(part in metric_words for part in word.split("-"))
-    )
 
 
 def _subject(
@@ -189,15 +78,17 @@ def _subject(
     if len(keys) > 1 and len(keys) == len(mine) and "respectively" in lower[mine[-1].end :][:8]:
         if all(f.end <= mine[0].start for f in systems):
             return keys[mine.index(fig)]
-    after = [f for f in systems if fig.end <= f.start <= fig.end + 3]
-    if after and lower[after[0].start - 1] in ("for", "("):
+    after = [f for f in systems if fig.end <= f.start <= fig.end + 5]
+    if after and _names_it(lower, fig.end, after[0].start):
         return after[0].key  # "from 29% to 3% for Claude 3.5 Sonnet"
     before = [f for f in systems if f.end <= fig.start]
+    if _unnamed_rival(lower, fig, before[-1].end if before else 0):
+        return None  # "65.07% (vs. previous SOTA 24.68%)", "the best baseline result of 66.6%"
     if not before:
         return subject
     last = before[-1]
-    if last.end == fig.start - 1 and lower[last.end] == "(":
-        return last.key  # "BM25 (9.8%)"
+    if last.end == fig.start - 1 and lower[last.end] in _OWNERS:
+        return last.key  # "BM25 (9.8%)", "surpassing CLIP's 68.3%"
     if last.key != subject and subject is not None:
         ours = "our" in lower[last.end : fig.start]  # "(Qwen-2.5-7B), our framework boosts"
         own = subject in {f.key for f in in_sent} or "our" in lower[before[0].start : fig.start]
@@ -208,7 +99,29 @@ def _subject(
         scorer = next((f for f in reversed(before) if not _is_means(f, lower)), None)
         if scorer is not None and scorer.key != last.key:
             return scorer.key
+        if scorer is None and subject is not None:
+            return subject  # "in experiments using ChatGPT, accuracy rises to 63.8%"
     return last.key
+
+
+def _unnamed_rival(lower: list[str], fig: Figure, after: int) -> bool:
+    """Whether a rival's word stands shortly before the figure with no system named between:
+    the figure is that unnamed rival's."""
+    return any(w in _RIVAL_WORDS for w in lower[max(after, fig.start - 5) : fig.start])
+
+
+_RIVAL_WORDS = load_cues().result_rival_words  # kg/data/cues.json
+#: what stands between a figure's name and the figure it owns: "BM25 (9.8%)", "CLIP's 68.3%"
+_OWNERS = frozenset({"(", "'s", "’s"})
+
+
+def _names_it(lower: list[str], end: int, start: int) -> bool:
+    """Whether the words from a figure's end to a system name it as the one scored: "3% for
+    Claude", "3% of tasks (Llama2-70B)", "46.35 for vanilla GPT-4"; no figure between."""
+    between = lower[end:start]
+    if any(number(w) is not None for w in between):
+        return False
+    return bool(between) and (between[-1] in ("for", "(") or between[0] == "for")
 
 
 def _is_means(f: Found, lower: list[str]) -> bool:
@@ -223,7 +136,12 @@ _ARTICLES = load_cues().articles  # kg/data/cues.json
 
 
 def _benchmark(
-    fig: Figure, kept: list[Figure], figs: list[Figure], in_sent: list[Found], lower: list[str]
+    fig: Figure,
+    kept: list[Figure],
+    figs: list[Figure],
+    in_sent: list[Found],
+    lower: list[str],
+    sentence: list[str],
 ) -> str | None:
     """The benchmark a figure is on: paired in order with a list of as many benchmarks
     ("respectively", or all named before or all after the figures), else named after it,
@@ -238,12 +156,27 @@ def _benchmark(
             listed = all(f.end <= mine[0].start for f in resources) or all(
                 f.start >= mine[-1].end for f in resources
             )
-            if listed or "respectively" in lower:
+            if listed or "respectively" in sentence:
                 return keys[mine.index(fig)]
     after = [f for f in resources if f.start >= fig.end]
-    if after:
+    before = [f for f in resources if f.end <= fig.start]
+    if after and (not before or _on(lower, fig.end, after[0].start)):
         return after[0].key
-    return resources[-1].key
+    return before[-1].key if before else resources[-1].key
+
+
+def _on(lower: list[str], end: int, start: int) -> bool:
+    """Whether a resource after a figure is what it was measured on: near it ("85.3% on
+    ModelNet40", "38.2 BLEU@4 on MS COCO"), not named after a rival ("outperforming Foo on
+    Bar by 1.2%") or after another figure."""
+    between = lower[end:start]
+    if any(number(w) is not None or w in _RIVALS for w in between):
+        return False
+    return len(between) <= 4 or any(w in _PLACES for w in between)
+
+
+_RIVALS = load_cues().strong_comparison_cues  # kg/data/cues.json
+_PLACES = frozenset({"on", "in", "across"})
 
 
 #: words before a system's name that make it a means or a rival, not the one scored
@@ -264,32 +197,51 @@ def find_results(
     featured = [(fig, figure_features(doc, fig, found, proposed)) for fig in figs]
     out: list[Reported] = []
     bounds = sentence_bounds(doc)
-    kept = [
-        fig
+    pairs = list_pairs(doc, figs, found)
+    differences = not_scores(featured, pairs)
+    scores = {
+        fig.start
         for fig, features in featured
         if (
             model.predict(features)[0] == "yes"
             if model is not None
             else fig.unit == "%" and "signed" not in features and "skip_before" not in features
         )
+    }
+    # a list's figures are all scores or none: "AUCs of 97.5%, 95.9% and 88.1%"
+    scores = spread(scores, [p for p in pairs if p[0].unit == p[1].unit])
+    kept = [fig for fig in figs if fig.start in scores and fig.start not in differences]
+    # a metric's name (CIDEr, ROUGE-1) or a number is neither who scored nor what on
+    named = [
+        f for f in found if not is_metric(f.name.lower(), cues) and any(c.isalpha() for c in f.name)
     ]
-    # a metric's name (CIDEr, ROUGE-1) is neither who scored nor what on
-    named = [f for f in found if not _is_metric(f.name.lower(), cues.metric_words)]
     by_sentence: dict[int, list[Found]] = {}
     for f in named:
         by_sentence.setdefault(f.sent, []).append(f)
     only = list(dict.fromkeys(f.key for f in named if f.type in _RESOURCES))
+    systems = [f.key for f in named if f.type in _SYSTEMS]
+    if subject not in systems:  # a metric's name (ROUGE-1) scores nothing: the next proposed
+        subject = next((k for k in systems if k in proposed), None)
+    earlier: str | None = None
+    # else the one benchmark the paper itself introduces ("We introduce FooBench ...")
+    mine = [k for k in only if k in proposed]
+    own = mine[0] if len(mine) == 1 else None
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
         owner = _subject(fig, kept, in_sent, subject, lower)
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
-        bench = _benchmark(fig, kept, figs, in_sent, lower[start:end])
-        if bench is None and len(only) == 1:
-            bench = only[0]  # the one benchmark the abstract names
+        bench = _benchmark(fig, kept, figs, in_sent, lower, lower[start:end])
+        if bench is None:
+            # the benchmark of the figures reported before ("29.8% on AlpacaEval. FooNet
+            # raises this score to 69.0%"), else the one benchmark the abstract names, else
+            # the one it introduces
+            bench = earlier or (only[0] if len(only) == 1 else None) or own
+        else:
+            earlier = bench
         if bench == owner:
             bench = None
-        metric = _metric_phrase(doc, fig, cues.metric_words)
+        metric = _metric_phrase(doc, fig, cues)
         out.append((owner, metric, fig.value, fig.unit, bench, (fig.start, fig.end)))
     return out, featured

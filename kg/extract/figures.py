@@ -1,0 +1,275 @@
+"""The numbers of an abstract that may be reported scores, and the result model's features
+of each: its unit and size, the words around it, and cues read from kg/data/cues.json
+(a score verb before it, a difference word after it, "by" before it, a metric named at it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from spacy.tokens import Doc
+
+from kg.extract.cues import Cues, load_cues
+from kg.extract.found import Found
+from kg.extract.sentences import sentence_bounds, sentence_of
+from kg.extract.texts import lowers, words
+from kg.extract.wordclass import word_classes
+from kg.model import EntityType
+
+SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
+RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
+_NUMBER = re.compile("d")
+_SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
+#: features of a number that is no score: a difference ("by 3.2%", "12% gains", "13.5%
+#: better", "+4.1", "gains of 12%"), or where a range starts ("from 53.5% to 63.8%"): of
+#: the 390 such numbers of the pool annotations, 5 are results (4 the start of a range)
+NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "range_start"})
+#: the features of a difference, which the rest of its list shares
+_DIFFERS = NOT_SCORE - {"range_start"}
+#: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
+_LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
+#: what alone stands between the figures of a tight list
+_JOINERS = frozenset({",", "and", "or", "%", ";"})
+#: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"
+_SCOPES = frozenset({"micro", "macro", "mean", "overall", "relative", "absolute", "solving"})
+#: a name and these words before a figure: the named one's figure
+_OWNED = frozenset({"(", "'s", "’s"})
+#: words before a figure that tie it to what follows ("on X", "in X")
+_PLACE = frozenset({"on", "in", "for", "across"})
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number of the abstract that may be a reported score."""
+
+    start: int  #: token of the number
+    end: int  #: past the number and its unit
+    value: Decimal
+    unit: str | None
+    sent: int
+
+
+def number(text: str) -> Decimal | None:
+    """The value of a token that is a plain number ("80.6", "1,000", ".5"), else None."""
+    if not text[:1].isdigit() and not (text[:1] == "." and text[1:2].isdigit()):
+        return None
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def figures(doc: Doc, found: list[Found]) -> list[Figure]:
+    """Every number that is not part of a name, a year or a citation."""
+    word = words(doc)
+    sentence = sentence_of(doc)
+    # a number kept as a name ("**60.29%**" emphasised) is still a figure
+    inside = {i for f in found if _has_letter(f.name) for i in range(f.start, f.end)}
+    out = []
+    for m in _NUMBER.finditer(word_classes(doc).number):
+        i = m.start()
+        w = word[i]
+        if i in inside:
+            continue
+        value = number(w)
+        if value is None:
+            continue
+        percent = i + 1 < len(word) and word[i + 1] == "%"
+        if not percent and value == value.to_integral_value() and 1900 <= value <= 2100:
+            continue  # a year
+        end = i + 2 if percent else i + 1
+        out.append(Figure(i, end, value, "%" if percent else None, sentence[i]))
+    return out
+
+
+def _has_letter(name: str) -> bool:
+    return any(c.isalpha() for c in name)
+
+
+def is_metric(word: str, cues: Cues) -> bool:
+    """accuracy, exact-match, Pass@1, F1-score, CIDEr: a metric word or a compound of one."""
+    metric = cues.metric_words
+    return (
+        word in metric
+        or word in cues.result_metric_words
+        or "@" in word
+        or any(part in metric for part in word.split("-"))
+    )
+
+
+def _bucket(value: Decimal) -> str:
+    v = abs(value)
+    return "<1" if v < 1 else "<10" if v < 10 else "<100" if v <= 100 else ">100"
+
+
+def _back(lower: list[str], a: int, skip: frozenset[str], cues: Cues, most: int = 6) -> int:
+    """The first token before `a` that is no filler word, no metric word and not in `skip`
+    ("achieves an accuracy of 68.1%": the verb), within `most` tokens; -1 when none."""
+    j = a - 1
+    while j >= 0 and a - j <= most:
+        w = lower[j]
+        if w not in cues.result_fillers and w not in skip and not is_metric(w, cues):
+            return j
+        j -= 1
+    return -1
+
+
+def cue_features(lower: list[str], fig: Figure, cues: Cues) -> list[str]:
+    """What the words around a figure say it is: a score ("achieves 70.8%", "38.2 BLEU@4",
+    "accuracy of 43.94"), or a difference ("by 3.2%", "gains of 12%", "13.5% better")."""
+    a, b, n = fig.start, fig.end, len(lower)
+    out = []
+    if any(w in cues.result_delta_words for w in lower[b : b + 3]):
+        out.append("delta_after")
+    j = _back(lower, a, frozenset(), cues, 5)
+    if j >= 0 and lower[j] == "by":
+        out.append("by_before")
+    elif j >= 0 and lower[j] in cues.result_delta_words:
+        out.append("delta_before")
+    j = _back(lower, a, frozenset(), cues)
+    if j >= 0 and lower[j] in cues.result_score_verbs:
+        out.append("verb_before")
+    if b < n and is_metric(lower[b], cues):
+        out.append("metric_at")
+    elif a >= 2 and lower[a - 1] == "of" and is_metric(lower[a - 2], cues):
+        out.append("metric_at")
+    if b + 1 < n and lower[b] == "(" and lower[b + 1][:1] in _SIGNS:
+        out.append("delta_follows")  # "34.8 AP (+9.1)"
+    return out
+
+
+def figure_features(
+    doc: Doc, fig: Figure, found: list[Found], proposed: frozenset[str]
+) -> list[str]:
+    """The result model's features of one number."""
+    cues = load_cues()
+    lower = lowers(doc)
+    n = len(lower)
+    a, b = fig.start, fig.end
+    unit = "pct" if fig.unit else "nounit"
+    kind = "dec" if fig.value != fig.value.to_integral_value() else "int"
+    out = [
+        unit,
+        kind,
+        f"{unit}|{kind}",
+        f"mag:{_bucket(fig.value)}",
+        f"{unit}|{_bucket(fig.value)}",
+    ]
+    for k in (1, 2, 3):
+        out.append(f"p{k}:{lower[a - k] if a - k >= 0 else '<s>'}")
+        out.append(f"n{k}:{lower[b + k - 1] if b + k - 1 < n else '</s>'}")
+    if a > 0 and lower[a - 1] in _SIGNS:
+        out.append("signed")
+    if any(is_metric(w, cues) for w in lower[max(0, a - 4) : a]):
+        out.append("metric_before")
+    if any(is_metric(w, cues) for w in lower[b : b + 3]):
+        out.append("metric_after")
+    resources_after = {f.start for f in found if f.type in RESOURCES and b <= f.start <= b + 4}
+    if resources_after and (b < n and lower[b] in _PLACE or b + 1 < n and lower[b + 1] in _PLACE):
+        out.append("on_resource_after")
+    if any(w in cues.result_skip_cues for w in lower[max(0, a - 2) : a]):
+        out.append("skip_before")
+    if b + 1 < n and lower[b] in {"to", "→"} and number(lower[b + 1]) is not None:
+        out.append("range_start")
+    before = [j for j in range(max(0, a - 3), a) if lower[j] in {"to", "→"}]
+    if before and any(number(lower[j - 1]) is not None or lower[j - 1] == "%" for j in before):
+        out.append("range_end")
+        out.append(f"range_end|{unit}")
+    numbers_around = [j for j in (a - 2, b + 1) if 0 <= j < n and number(lower[j]) is not None]
+    if numbers_around:
+        out.append("number_list")
+    if (
+        a > 0
+        and lower[a - 1] in _OWNED
+        and any(f.end == a - 1 and f.type in SYSTEMS for f in found)
+    ):
+        out.append("owned")  # "BM25 (9.8%)", "CLIP's 68.3%"
+    cued = cue_features(lower, fig, cues)
+    out += cued + [f"{c}|{unit}" for c in cued]
+    out += _sentence_features(doc, fig, found, proposed, cues)
+    return out
+
+
+def _sentence_features(
+    doc: Doc, fig: Figure, found: list[Found], proposed: frozenset[str], cues: Cues
+) -> list[str]:
+    """What the figure's sentence names: a benchmark, the paper's system, another system."""
+    lower = lowers(doc)
+    start, end = sentence_bounds(doc)[fig.sent]
+    in_sent = [f for f in found if f.sent == fig.sent]
+    sentence_words = set(lower[start:end])
+    out = []
+    if any(f.type in RESOURCES for f in in_sent):
+        out.append("s:resource")
+    if any(f.type in SYSTEMS and f.key in proposed for f in in_sent):
+        out.append("s:proposed")
+    elif any(f.type in SYSTEMS for f in in_sent):
+        out.append("s:system")
+    if not proposed:
+        out.append("nothing_proposed")
+    if "respectively" in sentence_words:
+        out.append("s:respectively")
+    if sentence_words & cues.strong_comparison_cues:
+        out.append("s:compare")
+    return out
+
+
+#: (figure, next figure, whether nothing but joiners stands between them)
+Pair = tuple[Figure, Figure, bool]
+
+
+def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[Pair]:
+    """Each figure and the next where both are of one list ("AUCs of 97.5%, 95.9% and
+    88.1%", "by 14.5%, 15.1% and 13.0% on A, B and C"), in order."""
+    lower = lowers(doc)
+    named = {i for f in found for i in range(f.start, f.end)}
+    return [
+        (a, b, all(w in _JOINERS for w in lower[a.end : b.start]))
+        for a, b in zip(figs, figs[1:], strict=False)
+        if _listed(a, b, lower, named)
+    ]
+
+
+def spread(marked: set[int], pairs: list[Pair], tight_back: bool = False) -> set[int]:
+    """`marked` figures (by first token) and every figure of a list with one of them; with
+    `tight_back`, backwards only along a tight list (a difference: "18.9% and 32.7% relative
+    gains", but not "38.1% accuracy on X, a 22.1% gain")."""
+    out = set(marked)
+    for a, b, _ in pairs:
+        if a.start in out:
+            out.add(b.start)
+    for a, b, tight in reversed(pairs):
+        if (tight or not tight_back) and b.start in out:
+            out.add(a.start)
+    return out
+
+
+def not_scores(featured: list[tuple[Figure, list[str]]], pairs: list[Pair]) -> set[int]:
+    """The figures (by first token) that are no scores: a `NOT_SCORE` feature, or a figure
+    of the same list as a difference ("outperforms it by 14.5%, 15.1% and 13.0% on A, B and
+    C", "improvements of 0.37, 0.19 and 1.01 points", "18.9% and 32.7% relative gains")."""
+    differ = {fig.start for fig, features in featured if _DIFFERS.intersection(features)}
+    hard = {fig.start for fig, features in featured if NOT_SCORE.intersection(features)}
+    return spread(differ, pairs, tight_back=True) | hard
+
+
+def _listed(a: Figure, b: Figure, lower: list[str], named: set[int]) -> bool:
+    """Whether two figures one after the other are of one list: in one sentence, with only
+    list words, names, fillers and metric words between them (at most 6), one a joiner."""
+    cues = load_cues()
+    between = range(a.end, b.start)
+    if a.sent != b.sent or len(between) > 6:
+        return False
+    words = [lower[j] for j in between]
+    if words in (["to"], ["→"]):
+        return True  # "reducing tokens by 11.8% to 50.4%"
+    return any(w in (",", "and", "or", ";") for w in words) and all(
+        j in named
+        or lower[j] in _LIST_WORDS
+        or lower[j] in cues.result_fillers
+        or lower[j] in _SCOPES
+        or is_metric(lower[j], cues)
+        for j in between
+    )

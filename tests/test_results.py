@@ -1,0 +1,151 @@
+"""Reported results: which numbers are scores, who scored them and on what (made-up
+sentences in the style of abstracts, one per pattern of kg/extract/results.py and
+kg/extract/figures.py)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from kg.extract import extract
+from kg.extract.cues import load_cues
+from kg.extract.figures import Figure, cue_features
+from kg.model import Paper
+
+
+def results(nlp, text: str) -> set[tuple[str | None, str, str | None]]:
+    (ex,) = extract([Paper(id="p1", text=text, source="t.txt", line=1, index=1)], nlp)
+    return {(r.subject, str(r.value), r.benchmark) for r in ex.results}
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("We propose FooNet. FooNet outperforms BarNet by 3.2% on MATH500.", "3.2"),
+        ("We propose FooNet. It brings a 13.5% relative gain on GSM8K.", "13.5"),
+        ("We propose FooNet. FooNet scores 4.5% higher than BarNet on GSM8K.", "4.5"),
+        ("We propose FooNet, with an improvement of 6.1% on GSM8K.", "6.1"),
+        ("We propose FooNet. On GSM8K, FooNet reaches +2.4% over BarNet.", "2.4"),
+        (
+            "We propose FooNet. It raises the accuracy of BarNet from 53.5% to 63.8% on AQuA.",
+            "53.5",
+        ),  # where a range starts
+    ],
+)
+def test_differences_and_range_starts_are_no_scores(nlp, text, unwanted):
+    assert unwanted not in {value for _, value, _ in results(nlp, text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We propose FooNet. FooNet outperforms BarNet by 14.5%, 15.1%, and 13.0% on Kodak.",
+        "We propose FooNet. FooNet brings 18.9% and 32.7% relative improvements on WebArena.",
+    ],
+)
+def test_a_difference_is_shared_along_its_list(nlp, text):
+    """The cue stands at one end of the list: the other figures are differences too."""
+    assert results(nlp, text) == set()
+
+
+def test_a_score_before_an_apposed_difference_is_kept(nlp):
+    text = (
+        "We propose FooNet. FooNet achieves 38.1% accuracy on FooBench, a 22.1% improvement "
+        "over the base model."
+    )
+    assert results(nlp, text) == {("FooNet", "38.1", "FooBench")}
+
+
+def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
+    text = (
+        "We propose FooNet. FooNet improves accuracy from 4.0% to 26.2% on ProofNet and "
+        "from 2.4% to 9.6% on MiniF2F."
+    )
+    got = results(nlp, text)
+    assert {("FooNet", "26.2", "ProofNet"), ("FooNet", "9.6", "MiniF2F")} <= got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNet. In zero-shot ImageNet classification, FooNet achieves 70.8% "
+            "accuracy, surpassing CLIP's 68.3% accuracy.",
+            {("FooNet", "70.8", "ImageNet"), ("CLIP", "68.3", "ImageNet")},
+        ),  # a rival's possessive owns the figure after it
+        (
+            "We propose FooSQL. FooSQL achieves an execution accuracy of 43.9%, compared to "
+            "46.4% for vanilla GPT-4.",
+            {("FooSQL", "43.9", None), ("GPT-4", "46.4", None)},
+        ),  # "for" a few words before the system
+        (
+            "We propose FooPrompt, a prompting method. In experiments using ChatGPT, accuracy "
+            "on AQuA rises to 63.8%.",
+            {("FooPrompt", "63.8", "AQuA")},
+        ),  # a system named only as a means: the paper's own scored
+        (
+            "We propose FooCopilot. FooCopilot outperforms ChatGPT, achieving 90.5% preference "
+            "in citation quality.",
+            {("FooCopilot", "90.5", None)},
+        ),  # the system after a comparison verb is a rival
+    ],
+)
+def test_who_scored(nlp, text, expected):
+    assert results(nlp, text) == expected
+
+
+def test_an_unnamed_rivals_figure_is_no_ones(nlp):
+    text = "We propose FooRetrieval. FooRetrieval reaches 65.1% recall (vs. previous SOTA 24.7%)."
+    assert results(nlp, text) == {("FooRetrieval", "65.1", None)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNoise. Fine-tuning LLaMA-2-7B on Alpaca yields a 29.8% score on "
+            "AlpacaEval. FooNoise reaches a 69.2% score.",
+            ("FooNoise", "69.2", "AlpacaEval"),
+        ),  # no benchmark in its sentence: the one of the figures before
+        (
+            "We propose FooLM. On GSM8K, FooLM reaches 81.2% accuracy, outperforming BarNet "
+            "trained on MATH.",
+            ("FooLM", "81.2", "GSM8K"),
+        ),  # a resource named after a rival is not where the figure was measured
+        (
+            "We introduce BarBench, a benchmark of long code. Models fine-tuned on ImageNet "
+            "and CIFAR-10 do not transfer. Claude 3.5 Sonnet reaches only 30.2% accuracy.",
+            ("Claude 3.5 Sonnet", "30.2", "BarBench"),
+        ),  # no benchmark named near it, several in the abstract: the one the paper introduces
+    ],
+)
+def test_on_what(nlp, text, expected):
+    got = results(nlp, text)
+    assert expected in got, got
+
+
+@pytest.mark.parametrize(
+    ("words", "feature"),
+    [
+        ("FooNet achieves an accuracy of 68.1 on GSM8K", "verb_before"),
+        ("FooNet reaches 38.2 BLEU@4 on COCO", "metric_at"),
+        ("an execution accuracy of 59.6 on BIRD", "metric_at"),
+        ("it surpasses BarNet by up to 4.2 on BIRD", "by_before"),
+        ("a relative improvement of 7.8 on BIRD", "delta_before"),
+        ("FooNet brings 13.5 points higher accuracy", "delta_after"),
+        ("FooNet reaches 34.8 ( +9.1 ) on LVIS", "delta_follows"),
+    ],
+)
+def test_cue_features(words, feature):
+    lower = words.lower().split()
+    at = next(i for i, w in enumerate(lower) if w[:1].isdigit())
+    fig = Figure(at, at + 1, Decimal(lower[at]), None, 0)
+    assert feature in cue_features(lower, fig, load_cues())
+
+
+def test_a_score_has_no_difference_feature():
+    lower = "foonet achieves 70.8 % accuracy on imagenet".split()
+    features = cue_features(lower, Figure(2, 4, Decimal("70.8"), "%", 0), load_cues())
+    assert "verb_before" in features
+    assert not {"delta_after", "by_before", "delta_before"} & set(features)

@@ -1,0 +1,192 @@
+"""Cross-validation of the result stage alone, fast enough to tune its rules and features.
+
+    python training/crossval.py --models /tmp/folds          # each fold's four models, once
+    python training/result_cv.py --models /tmp/folds --cache /tmp/rc   # run them, once
+    python training/result_cv.py --cache /tmp/rc [--verbose] [--save DIR]
+
+The first two steps keep what the earlier stages decide for every abstract under each
+fold's models (its entities, what it proposes, its clean text); the last re-runs only the
+result stage over that: for each fold, the result model is trained on the other folds'
+numbers and decides the fold's. The result F1 is score.py's, as training/crossval.py's is
+(within a few results: crossval.py links the fold's records, this does not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
+
+from goldsets import GOLD, gold  # noqa: E402
+from train import choose, fit, result_examples  # noqa: E402
+
+from kg.export import extraction_record  # noqa: E402
+from kg.extract import make_nlp  # noqa: E402
+from kg.extract.candidates import EMPHASIS  # noqa: E402
+from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402
+from kg.extract.components import CHOSEN  # noqa: E402
+from kg.extract.found import Found  # noqa: E402
+from kg.extract.markup import strip_markup  # noqa: E402
+from kg.extract.records import FOUND, _entities, _Where, doc_to_extraction  # noqa: E402
+from kg.extract.results import find_results  # noqa: E402
+from kg.extract.texts import TEXT  # noqa: E402
+from kg.ingest import paper_id  # noqa: E402
+from kg.model import Paper  # noqa: E402
+
+
+@dataclass
+class Kept:
+    """What the result stage reads of one abstract under one fold's models."""
+
+    clean: str
+    bounds: list[tuple[int, int]]
+    found: list[Found]
+    subject: str | None
+    proposed: frozenset[str]
+    name_of: dict[str, str]
+    record: dict  #: the extraction in the scorer's shape
+
+
+def keep(records: list[dict], models: Models) -> list[Kept]:
+    """Every record's extraction under `models`, as the result stage sees it."""
+    import kg.extract.records as stage
+
+    nlp = make_nlp(models=models)
+    seen: dict[str, tuple] = {}
+    real = stage.find_results
+
+    def spy(doc, found, subject, proposed, model):  # type: ignore[no-untyped-def]
+        seen["args"] = (subject, proposed)
+        return real(doc, found, subject, proposed, model)
+
+    stage.find_results = spy  # type: ignore[assignment]
+    out = []
+    try:
+        for n, r in enumerate(records, 1):
+            paper = Paper(id=paper_id(r["text"]), text=r["text"], source="gold", line=n, index=n)
+            clean = strip_markup(r["text"])
+            doc = nlp.make_doc(clean.text)
+            doc.user_data[TEXT] = clean.text
+            if clean.emphasis:
+                doc.user_data[EMPHASIS] = clean.emphasis
+            for _, proc in nlp.pipeline:
+                doc = proc(doc)
+            ex = doc_to_extraction(doc, paper, clean, models)
+            subject, proposed = seen["args"]
+            where = _Where(doc, paper, clean)
+            _, name_of = _entities(doc.user_data[CHOSEN], list(proposed), where)
+            out.append(
+                Kept(
+                    clean.text,
+                    list(doc.user_data["kg_sentence_bounds"]),
+                    list(doc.user_data[FOUND]),
+                    subject,
+                    frozenset(proposed),
+                    name_of,
+                    extraction_record(ex, {}),
+                )
+            )
+            doc.user_data.clear()
+    finally:
+        stage.find_results = real  # type: ignore[assignment]
+    return out
+
+
+def rerun(nlp, kept: Kept, model: LinearModel | None):  # type: ignore[no-untyped-def]
+    """The result stage over one kept abstract: its results and its numbers' features."""
+    doc = nlp.make_doc(kept.clean)
+    doc.user_data[TEXT] = kept.clean
+    doc.user_data["kg_sentence_bounds"] = kept.bounds
+    return find_results(doc, kept.found, kept.subject, kept.proposed, model)
+
+
+def evaluate(records: list[dict], cache: list[list[Kept]], out: Path, verbose: bool) -> str:
+    """Each fold's result model trained on the other folds; score.py's listing."""
+    nlp = make_nlp()
+    folds = len(cache)
+    preds: list[dict] = [{} for _ in records]
+    for k in range(folds):
+        rest = [i for i in range(len(records)) if i % folds != k]
+        runs = []
+        for i in rest:
+            doc = _Doc(rerun(nlp, cache[k][i], None)[1])
+            runs.append((records[i], doc))
+        xs, ys, groups, weights = result_examples(runs)
+        c, threshold = choose(xs, ys, groups, weights)
+        model = fit(xs, ys, c, threshold, weights)
+        for i in range(k, len(records), folds):
+            kept = cache[k][i]
+            reported, _ = rerun(nlp, kept, model)
+            record = dict(kept.record)
+            record["results"] = [
+                {
+                    "subject": kept.name_of[s] if s else None,
+                    "metric": m,
+                    "value": float(v),
+                    "unit": u,
+                    "benchmark": kept.name_of[b] if b else None,
+                }
+                for s, m, v, u, b, _ in reported
+            ]
+            preds[i] = record
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (out / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    command = [
+        sys.executable,
+        str(GOLD / "score.py"),
+        str(out / "gold.jsonl"),
+        str(out / "pred.jsonl"),
+    ]
+    if verbose:
+        command.append("--verbose")
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+class _Doc:
+    """What train.result_examples reads of a Doc: its numbers' features."""
+
+    def __init__(self, featured: list) -> None:
+        from kg.extract.records import RESULT_FEATURES
+
+        self.user_data = {RESULT_FEATURES: featured}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=["pool-train", "train-odd"])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--models", type=Path, help="crossval.py's fold models: build the cache")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--save", type=Path, help="write gold and predictions here")
+    args = parser.parse_args()
+    records = [r for name in args.sets for r in gold(name)]
+    if args.models:
+        args.cache.mkdir(parents=True, exist_ok=True)
+        for path in sorted(args.models.glob("fold-*.json")):
+            target = args.cache / f"{path.stem}.pkl"
+            if target.exists():
+                continue
+            m = models_from_json(json.loads(path.read_text(encoding="utf-8")))
+            kept = keep(records, Models(m.entity, m.proposed, m.relation, None))
+            target.write_bytes(pickle.dumps(kept))
+            print(f"{path.name} kept", file=sys.stderr)
+    paths = sorted(args.cache.glob("fold-*.pkl"))
+    if len(paths) < args.folds:
+        raise SystemExit(f"{args.cache} has {len(paths)} folds of {args.folds}")
+    cache = [pickle.loads(p.read_bytes()) for p in paths]
+    with tempfile.TemporaryDirectory() as tmp:
+        print(evaluate(records, cache, args.save or Path(tmp), args.verbose))
+
+
+if __name__ == "__main__":
+    main()
