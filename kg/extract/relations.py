@@ -161,7 +161,6 @@ class Pairs:
     ranked: dict[str, int]  #: each proposed entity's rank, most mentioned first
     rules: dict[Triple, int]
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
-    ends: dict[int, int] = field(default_factory=dict)  #: a mention's end → its start
 
 
 def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
@@ -171,32 +170,8 @@ def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) ->
     systems = [k for k in proposed if by_key[k][0].type in _SYSTEMS]
     ranked = {k: n for n, k in enumerate(sorted(proposed, key=lambda k: -len(by_key[k])))}
     return Pairs(
-        by_key,
-        proposed,
-        frozenset(proposed),
-        systems[0] if systems else None,
-        ranked,
-        rules,
-        ends={f.end: f.start for f in found},
+        by_key, proposed, frozenset(proposed), systems[0] if systems else None, ranked, rules
     )
-
-
-#: the words between the names of a list
-_LISTED = frozenset({",", "and", "or", "&", "/"})
-
-
-def _list_start(lower: list[str], a: int, ends: dict[int, int]) -> int:
-    """Where the list of names that the mention starting at `a` ends starts: back over
-    separators and other mentions ("on A, B and C" → A's start for C); `a` if not listed."""
-    start = j = a
-    while j > 0 and lower[j - 1] in _LISTED:
-        k = j - 1
-        while k > 0 and lower[k - 1] in _LISTED:
-            k -= 1
-        if k not in ends:
-            break
-        start = j = ends[k]
-    return start
 
 
 def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
@@ -240,20 +215,10 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         out.append("tail_before_head")
     if tail.startswith(head) or head.startswith(tail):
         out.append("prefix")
-    elif len(tail) > 2 and tail in head:
-        out.append("tail_inside")  # MetaLoRA and LoRA
-    elif len(head) > 2 and head in tail:
-        out.append("head_inside")
     seen: set[str] = set()
     bounds = sentence_bounds(doc)
     for f in ts:
         a, b = f.start, f.end
-        # "experiments on A, B and C": the words before the list the tail is in
-        listed = _list_start(lower, a, shared.ends)
-        if listed < a:
-            for w in lower[max(0, listed - 5) : listed]:
-                if w in vocabulary:
-                    seen.add(f"l:{w}|{tt}")
         start = max(0, a - 5)
         for w in lower[start:a]:
             if w in vocabulary:
