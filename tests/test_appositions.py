@@ -7,7 +7,6 @@ import pytest
 
 from kg.extract.appositions import FEATURE, apposition_after, named_after
 from kg.extract.components import GROUPS
-from kg.extract.entity_features import _name_features
 from kg.extract.texts import lowers
 from kg.extract.wordclass import word_classes
 
@@ -74,13 +73,6 @@ def _call(nlp, text: str, name: str) -> str | None:
 )
 def test_what_the_text_calls_a_name(nlp, text, name, called):
     assert _call(nlp, text, name) == called
-
-
-def test_the_pieces_of_a_coined_name():
-    features = _name_features("Qwen2.5-VL-7B-Instruct")
-    assert {"pc:qwen", "pc:vl", "pc:instruct"} <= set(features)
-    assert "pc:decision" in _name_features("Decision ConvFormer")
-    assert not any(f.startswith("pc:") for f in _name_features("a very long made up name"))
 
 
 def test_a_lexicon_name_carries_its_concept(nlp):

@@ -99,7 +99,7 @@ def test_dev_figures_do_not_regress(built):
 
 def test_train_figures_do_not_regress(train_predicted):
     """Floors at the shipped models' figures on train.jsonl (strict 0.944, proposed 0.935,
-    relation 0.861, result 0.600). The models learn from these abstracts: the held-out
+    relation 0.851, result 0.600). The models learn from these abstracts: the held-out
     figures, each half scored by models trained without it, are in training/README.md."""
     figures = reference(TRAIN, train_predicted)
     assert figures["strict"]["f1"] >= 0.93
@@ -109,8 +109,8 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.719, Model 0.727; the
-    floors were set at 0.724 once, and are not lowered)."""
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.707, Model 0.732; the
+    floors were set at 0.724 and 0.727 once, and are not lowered)."""
     figures = reference(GSAP, gsap_predicted)
     assert figures["lenient"]["f1"] >= 0.70
     assert figures["Model"]["f1"] >= 0.71

@@ -42,8 +42,6 @@ _PARTS = re.compile(r"[-_ ]")
 _HYPHENS = re.compile(r"[-–]")
 _INDEX = re.compile(r"[a-z]-\d+")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
-#: the pieces a coined name is made of: Qwen|2.5|VL|Instruct, Decision|Conv|Former
-_PIECES = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z]|$|[^A-Za-z])|[A-Z]?[a-z]+|[A-Z]+")
 #: words between the names of a list: "A, B and C", "A/B"
 LIST_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
 _SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
@@ -135,8 +133,6 @@ def _name_features(name: str) -> tuple[str, ...]:
         out.append("family")
     elif family_suffix(name):
         out.append("family_suffix")
-    if len(parts) <= 2:
-        out += sorted({f"pc:{p.lower()}" for p in _PIECES.findall(name) if len(p) > 1})
     variant = lexicon_variant(name)
     if variant is not None:
         out.append(f"variant:{variant.value}")
