@@ -80,8 +80,8 @@ def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
             {("FooSQL", "43.9", None), ("GPT-4", "46.4", None)},
         ),  # "for" a few words before the system
         (
-            "We propose FooPrompt, a prompting method. In experiments using ChatGPT, accuracy "
-            "on AQuA rises to 63.8%.",
+            "We propose FooPrompt, a prompting method. In experiments using ChatGPT, the "
+            "accuracy on AQuA reaches 63.8%.",
             {("FooPrompt", "63.8", "AQuA")},
         ),  # a system named only as a means: the paper's own scored
         (

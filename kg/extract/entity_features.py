@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
+from kg.extract.appositions import FEATURE, apposition_after, named_after
 from kg.extract.cues import load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.groups import Group
@@ -259,6 +260,9 @@ def group_features(
         out.append("plural_acronym" if group.long is None else "plural_acronym_defined")
     if group.lexicon_type is not None:
         out.append(f"lex:{group.lexicon_type.value}")
+        # how the field writes this concept: "Transformer" is mostly a generic word, LoRA a
+        # method (learnt from the annotations, for concepts they name twice or more)
+        out.append(f"lex:={group.key}")
     out += _rule_features(*rule)
     out.append(f"n:{min(len(group.spans), 4)}")
     if group.long is not None:
@@ -327,6 +331,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
                 seen.add("list")
                 # "on NExTQA, Video-Holmes and VRBench": what the rules make of its neighbours
                 seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
+        # "X, a retrieval model", "a diffusion model …, named X": what the text calls it
+        appos = apposition_after(lower, heads, b, last_token) or named_after(lower, heads, a, first)
+        if appos is not None:
+            seen.add("appos:" + FEATURE[appos])
         if a in ctx.starts:
             seen.add("sent_start")
         if here in ctx.proposal_sentences:

@@ -1,0 +1,85 @@
+"""The features that read how an abstract calls a name (kg/extract/appositions.py) and the
+name features beside them. Sentences made up, in the style of abstracts."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.appositions import FEATURE, apposition_after, named_after
+from kg.extract.components import GROUPS
+from kg.extract.texts import lowers
+from kg.extract.wordclass import word_classes
+
+
+def _at(doc, name: str) -> tuple[int, int]:
+    words = [t.text for t in doc]
+    parts = name.split()
+    for i in range(len(words)):
+        if words[i : i + len(parts)] == parts:
+            return i, i + len(parts)
+    raise AssertionError(f"{name} not in {words}")
+
+
+def _call(nlp, text: str, name: str) -> str | None:
+    doc = nlp.make_doc(text)
+    a, b = _at(doc, name)
+    lower, heads = lowers(doc), word_classes(doc).head
+    found = apposition_after(lower, heads, b, len(doc)) or named_after(lower, heads, a, 0)
+    return FEATURE[found] if found is not None else None
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "called"),
+    [
+        # the head noun is the phrase's last type word, however long the phrase
+        (
+            "We propose Lantern, a highly efficient and accurate model for linking.",
+            "Lantern",
+            "Model",
+        ),
+        # "Transformer" is a model word, but the phrase is an architecture
+        (
+            "We introduce Trellis, a novel Transformer architecture with bounded memory.",
+            "Trellis",
+            "Method",
+        ),
+        ("We release Quarry, a family of open-source foundation models.", "Quarry", "Model"),
+        (
+            "We build CodeCave, a suite of benchmarks for repository repair.",
+            "CodeCave",
+            "Benchmark",
+        ),
+        ("We present Gauge, an evaluation framework that scores agents.", "Gauge", "Benchmark"),
+        # the parenthesis of an acronym is skipped
+        ("We introduce the Folded Ridge Bridge (FRB) model.", "Folded Ridge Bridge", "Model"),
+        (
+            "We propose the Sparse Token Router (STR), a routing algorithm.",
+            "Sparse Token Router",
+            "Method",
+        ),
+        ("WaveKit is a library for audio.", "WaveKit", "Method"),
+        ("PlanBench is a benchmark of planning problems.", "PlanBench", "Benchmark"),
+        # a noun phrase before a naming word
+        (
+            "We present a term-guided diffusion model for legal texts, named LexDiff.",
+            "LexDiff",
+            "Model",
+        ),
+        ("We collect a corpus of clinical notes called NoteBank.", "NoteBank", "Dataset"),
+        # no apposition: a list, a verb
+        ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),
+        ("Lantern outperforms a strong model on every task.", "Lantern", None),
+    ],
+)
+def test_what_the_text_calls_a_name(nlp, text, name, called):
+    assert _call(nlp, text, name) == called
+
+
+def test_a_lexicon_name_carries_its_concept(nlp):
+    """The model learns how the field writes a known concept ("Transformer" is mostly a
+    generic word, LoRA a method); a coined name has no concept feature."""
+    doc = nlp("We adapt the model with LoRA and propose FooRoute, a routing method.")
+    features = {group.key: feats for group, feats, _ in doc.user_data[GROUPS]}
+    assert "lex:=lora" in features["lora"]
+    assert not any(f.startswith("lex:=") for f in features["fooroute"])
+    assert "appos:Method" in features["fooroute"]
