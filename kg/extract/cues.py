@@ -62,6 +62,7 @@ class Cues:
     result_fillers: frozenset[str]  #: words between a cue and its number
     result_metric_words: frozenset[str]  #: metric names beyond metric_words
     result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
+    dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
 
 
 @lru_cache(maxsize=1)
@@ -136,4 +137,5 @@ def read_cues(path: Path) -> Cues:
         result_fillers=frozenset(raw["result_fillers"]),
         result_metric_words=frozenset(raw["result_metric_words"]),
         result_rival_words=frozenset(raw["result_rival_words"]),
+        dotted_abbreviations=tuple(raw["dotted_abbreviations"]),
     )
