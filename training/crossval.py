@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -21,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 sys.path.insert(0, str(HERE.parent / "bench"))
 
-from goldsets import GOLD, gold  # noqa: E402
+from goldsets import gold, score  # noqa: E402
 from quality import predictions  # noqa: E402
 from train import train  # noqa: E402
 
@@ -52,18 +51,7 @@ def main() -> None:
         print(f"fold {k + 1}/{args.folds} done", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         out = args.save or Path(tmp)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-        (out / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
-        command = [
-            sys.executable,
-            str(GOLD / "score.py"),
-            str(out / "gold.jsonl"),
-            str(out / "pred.jsonl"),
-        ]
-        if args.verbose:
-            command.append("--verbose")
-        print(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+        print(score(records, preds, out, args.verbose))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -63,3 +65,14 @@ def gold(name: str) -> list[dict]:
         return records
     files = {"dev": "dev.jsonl", "gsap": "gsap_abstracts.jsonl"}
     return read_jsonl(GOLD / files[name])
+
+
+def score(records: list[dict], predictions: list[dict], out: Path, verbose: bool = False) -> str:
+    """What ../shared/gold/score.py prints for `predictions` against `records`, both written
+    to `out` (gold.jsonl, pred.jsonl) first."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (out / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in predictions))
+    command = [sys.executable, str(GOLD / "score.py"), str(out / "gold.jsonl")]
+    command += [str(out / "pred.jsonl"), *(["--verbose"] if verbose else [])]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout

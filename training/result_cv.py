@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 
-from goldsets import GOLD, gold  # noqa: E402
+from goldsets import gold, score  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
 from kg.export import extraction_record  # noqa: E402
@@ -137,18 +136,7 @@ def evaluate(records: list[dict], cache: list[list[Kept]], out: Path, verbose: b
                 for s, m, v, u, b, _ in reported
             ]
             preds[i] = record
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    (out / "pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
-    command = [
-        sys.executable,
-        str(GOLD / "score.py"),
-        str(out / "gold.jsonl"),
-        str(out / "pred.jsonl"),
-    ]
-    if verbose:
-        command.append("--verbose")
-    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return score(records, preds, out, verbose)
 
 
 class _Doc:
