@@ -312,3 +312,20 @@ def test_the_views_of_a_conference_stay_within_10x_their_input(tmp_path):
     assert len(views) > 2_610 and sum(sizes) < 10 * source.stat().st_size, sum(sizes)
     assert max(sizes) < 1_000_000, max(zip(sizes, views, strict=True))
     assert len(list((out / "leaderboards").glob("*.html"))) >= 10
+
+
+def test_an_overview_alone_links_only_to_pages_it_writes(tmp_path):
+    from conftest import SEEDS
+
+    out = tmp_path / "overview"
+    build([SEEDS], out, views="overview")
+    html = (out / "index.html").read_text("utf-8")
+    assert not (out / "papers").exists() and not (out / "entities").exists()
+    targets = re.findall(r'href="([^"#:]+)"', html) + re.findall(r'"url": "([^"]+)"', html)
+    assert all((out / t).is_file() for t in targets), [
+        t for t in targets if not (out / t).is_file()
+    ]
+    assert "<td>" in html  # the lists are there, names without links
+    built_all = tmp_path / "all"
+    build([SEEDS], built_all)
+    assert re.search(r'href="entities/[^"]+\.html"', (built_all / "index.html").read_text("utf-8"))

@@ -60,7 +60,7 @@ def render_views(
     figures = {key: len(rows) for key, rows in results.items()}
     trends = has_trends(graph)
     pages: list[Page] = [
-        ("index.html", partial(overview_view, graph, title, figures, trends)),
+        ("index.html", partial(overview_view, graph, title, figures, trends, views == "all")),
         *((name, partial(_as_is, data)) for name, data in vis_library().items()),
     ]
     if trends:

@@ -147,14 +147,16 @@ def elements(
     nodes: Iterable[str],
     prefix: str = "",
     extra_edges: Iterable[tuple[str, str, dict]] = (),
+    linked: bool = True,
 ) -> tuple[list[dict], list[dict]]:
-    """vis nodes and edges for `nodes` and the edges among them; urls relative to `prefix`."""
+    """vis nodes and edges for `nodes` and the edges among them; urls relative to `prefix`
+    (none when not `linked`: a build that writes no paper or entity page)."""
     keep = sorted(set(nodes))
     net = Network(directed=True, cdn_resources="local")
     for node in keep:
         data = schema.node(graph, node)
         kind = data["type"]
-        page = page_of(node, data)
+        page = page_of(node, data) if linked else None
         extra = {"url": prefix + page} if page else {}
         label = paper_label(graph, node, data)
         net.add_node(

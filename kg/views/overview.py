@@ -47,12 +47,15 @@ def overview_view(
     title: str,
     boards: Mapping[str, int] | None = None,
     trends: bool = False,
+    linked: bool = True,
 ) -> View:
     """What the overview shows (see `overview`); `boards`: how many figures each
-    benchmark's leaderboard holds, by entity key; `trends`: whether trends.html is written."""
+    benchmark's leaderboard holds, by entity key; `trends`: whether trends.html is written;
+    `linked`: whether the paper and entity pages are (`kg build --views overview` writes
+    none, so nothing links to them)."""
     signatures = Signatures(graph)
     context = {
-        "lists": top_lists(graph, boards or {}),
+        "lists": top_lists(graph, boards or {}, linked),
         "boards": _board_rows(graph, boards or {}),
         "trends": trends,
     }
@@ -60,7 +63,7 @@ def overview_view(
         note = "Every paper and entity; click one for its page, or see the lists below."
         nodes = tuple(sorted(graph.nodes))
         return View(
-            signatures, nodes, title, note, False, (), "overview.html", context, spread=True
+            signatures, nodes, title, note, False, (), "overview.html", context, True, linked
         )
     entities = list(schema.entity_nodes(graph))
     top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
@@ -72,7 +75,9 @@ def overview_view(
     )
     links = _co_mentions(graph, chosen)
     nodes = tuple(sorted(chosen))
-    return View(signatures, nodes, title, note, False, links, "overview.html", context, spread=True)
+    return View(
+        signatures, nodes, title, note, False, links, "overview.html", context, True, linked
+    )
 
 
 def _co_mentions(graph: nx.MultiDiGraph, chosen: set[str]) -> tuple[tuple[str, str, dict], ...]:
@@ -96,9 +101,9 @@ def _co_mentions(graph: nx.MultiDiGraph, chosen: set[str]) -> tuple[tuple[str, s
     )
 
 
-def top_lists(graph: nx.MultiDiGraph, boards: Mapping[str, int]) -> list[dict]:
+def top_lists(graph: nx.MultiDiGraph, boards: Mapping[str, int], linked: bool = True) -> list[dict]:
     """For each listed type: its entities, the most mentioned first (at most `LIST_ROWS`),
-    with paper counts, their pages and leaderboards."""
+    with paper counts, their pages (when `linked`) and leaderboards."""
     by_type: dict[str, list[tuple[str, schema.EntityNode]]] = {t.value: [] for t in LIST_TYPES}
     for node, data in schema.entity_nodes(graph):
         if data["type"] in by_type:
@@ -106,18 +111,18 @@ def top_lists(graph: nx.MultiDiGraph, boards: Mapping[str, int]) -> list[dict]:
     lists = []
     for kind, members in by_type.items():
         members.sort(key=lambda nd: (-int(nd[1]["papers"]), fold(nd[1]["label"]), nd[0]))
-        rows = [_row(node, data, boards) for node, data in members[:LIST_ROWS]]
+        rows = [_row(node, data, boards, linked) for node, data in members[:LIST_ROWS]]
         lists.append({"type": kind, "total": len(members), "rows": rows})
     return [entry for entry in lists if entry["rows"]]
 
 
-def _row(node: str, data: schema.EntityNode, boards: Mapping[str, int]) -> dict:
+def _row(node: str, data: schema.EntityNode, boards: Mapping[str, int], linked: bool) -> dict:
     key = node.removeprefix("entity:")
     names = [data["label"], *filter(None, data["aliases"].split("|"))]
     return {
         "name": data["label"],
         "papers": int(data["papers"]),
-        "url": page_of(node, data),
+        "url": page_of(node, data) if linked else None,
         "search": " ".join(dict.fromkeys(fold(n) for n in names)),
         "board": board_page(key) if key in boards else None,
         "figures": boards.get(key, 0),

@@ -134,6 +134,7 @@ class View:
     template: str | None = None  #: the content under the graph, with `context`
     context: dict[str, Any] = field(default_factory=dict)
     spread: bool = False  #: nodes pushed apart (`kg.views.data.options`)
+    linked: bool = True  #: nodes link to their pages (False: the build writes none)
 
     def digest(self) -> str:
         """A digest of everything `render` reads."""
@@ -146,15 +147,15 @@ class View:
             self.template,
             self.context,
             self.spread,
+            self.linked,
         )
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
     def render(self) -> str:
         """The page's HTML."""
         graph = self.signatures.graph
-        vis = elements(
-            graph, self.nodes, prefix="../" if self.sub else "", extra_edges=self.extra_edges
-        )
+        prefix = "../" if self.sub else ""
+        vis = elements(graph, self.nodes, prefix, self.extra_edges, linked=self.linked)
         template = templates().get_template(self.template) if self.template else None
         content = template.render(**self.context) if template else ""
         if not self.sub:
