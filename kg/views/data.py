@@ -135,7 +135,7 @@ def paper_label(graph: nx.MultiDiGraph, node: str, data: NodeData) -> str:
     return _clip(" / ".join(proposed[:2]), LABEL_CHARS) + more
 
 
-def _search_key(data: NodeData, label: str) -> str:
+def search_key(data: NodeData, label: str) -> str:
     """Every name of a node, folded (the page folds the query the same way)."""
     aliases = data["aliases"] if data["kind"] == ENTITY else ""
     names = [label, data["label"], *aliases.split("|")]
@@ -166,7 +166,7 @@ def elements(
             group=kind,
             shape=SHAPES.get(kind, "dot"),
             value=1 if data["kind"] == PAPER else int(data["papers"]),
-            search=_search_key(data, label),
+            search=search_key(data, label),
             **extra,
         )
     sub = graph.subgraph(keep)

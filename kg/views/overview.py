@@ -11,9 +11,10 @@ from itertools import combinations
 import networkx as nx
 
 from kg import graph_schema as schema
+from kg.graph import entity_node
 from kg.model import EntityType
 from kg.names import fold
-from kg.views.data import page_of
+from kg.views.data import page_of, search_key
 from kg.views.leaderboard import board_page
 from kg.views.pages import Signatures, View
 
@@ -118,12 +119,11 @@ def top_lists(graph: nx.MultiDiGraph, boards: Mapping[str, int], linked: bool = 
 
 def _row(node: str, data: schema.EntityNode, boards: Mapping[str, int], linked: bool) -> dict:
     key = node.removeprefix("entity:")
-    names = [data["label"], *filter(None, data["aliases"].split("|"))]
     return {
         "name": data["label"],
         "papers": int(data["papers"]),
         "url": page_of(node, data) if linked else None,
-        "search": " ".join(dict.fromkeys(fold(n) for n in names)),
+        "search": search_key(data, data["label"]),
         "board": board_page(key) if key in boards else None,
         "figures": boards.get(key, 0),
     }
@@ -133,7 +133,7 @@ def _board_rows(graph: nx.MultiDiGraph, boards: Mapping[str, int]) -> list[dict]
     """The leaderboards, the most figures first."""
     rows = []
     for key, figures in boards.items():
-        node = f"entity:{key}"
+        node = entity_node(key)
         name = schema.node(graph, node)["label"] if node in graph else key
         rows.append(
             {"name": name, "figures": figures, "url": board_page(key), "search": fold(name)}

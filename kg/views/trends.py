@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from html import escape
 
 import networkx as nx
 
@@ -44,40 +45,42 @@ class Chart:
     lines: tuple[Line, ...]
 
 
-def years_of(graph: nx.MultiDiGraph) -> Counter[int]:
-    """How many papers carry each year (papers without one aside)."""
-    return Counter(int(d["year"]) for _, d in schema.paper_nodes(graph) if int(d["year"]) > 0)
+def year_of(graph: nx.MultiDiGraph) -> dict[str, int]:
+    """The year of each paper that carries one."""
+    return {n: int(d["year"]) for n, d in schema.paper_nodes(graph) if int(d["year"]) > 0}
 
 
 def has_trends(graph: nx.MultiDiGraph) -> bool:
     """Whether the papers span two or more years: the trends page is written then."""
-    return len(years_of(graph)) >= 2
+    return len(set(year_of(graph).values())) >= 2
 
 
 def charts(graph: nx.MultiDiGraph) -> list[Chart]:
     """A chart per type: its most mentioned entities among papers with a year."""
-    per_year = years_of(graph)
+    years_of = year_of(graph)
+    per_year = Counter(years_of.values())
     years = tuple(sorted(per_year))
-    year_of = {n: int(d["year"]) for n, d in schema.paper_nodes(graph) if int(d["year"]) > 0}
-    found: dict[str, list[tuple[int, str, Counter[int]]]] = {k: [] for k in TREND_TYPES}
+    found: dict[str, list[tuple[int, str, Counter[int], schema.EntityNode]]] = {
+        k: [] for k in TREND_TYPES
+    }
     for node, data in schema.entity_nodes(graph):
         if data["type"] not in found:
             continue
-        by = Counter(year_of[p] for p in set(graph.predecessors(node)) if p in year_of)
+        by = Counter(years_of[p] for p in set(graph.predecessors(node)) if p in years_of)
         if by:
-            found[data["type"]].append((sum(by.values()), node, by))
+            found[data["type"]].append((sum(by.values()), node, by, data))
     out = []
     for kind, members in found.items():
-        members.sort(key=lambda m: (-m[0], m[1]))
+        members.sort(key=lambda m: (-m[0], m[1]))  # nodes are unique: data never compared
         lines = tuple(
             Line(
-                schema.node(graph, node)["label"],
-                page_of(node, schema.node(graph, node)),
+                data["label"],
+                page_of(node, data),
                 PALETTE[i % len(PALETTE)],
                 tuple(by[y] for y in years),
                 total,
             )
-            for i, (total, node, by) in enumerate(members[:TREND_LINES])
+            for i, (total, node, by, data) in enumerate(members[:TREND_LINES])
         )
         if lines:
             out.append(Chart(kind, years, tuple(per_year[y] for y in years), lines))
@@ -103,7 +106,7 @@ def svg(chart: Chart) -> str:
 
     parts = [
         f'<svg class="trend" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
-        f'role="img" aria-label="{_esc(chart.kind)} by year">'
+        f'role="img" aria-label="{escape(chart.kind)} by year">'
     ]
     for k in range(5):
         v = top * k / 4
@@ -127,16 +130,10 @@ def svg(chart: Chart) -> str:
             tip = f"{line.name}, {chart.years[i]}: {c} of {chart.papers[i]} papers ({v:.1%})"
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{line.colour}">'
-                f"<title>{_esc(tip)}</title></circle>"
+                f"<title>{escape(tip)}</title></circle>"
             )
     parts.append("</svg>")
     return "".join(parts)
-
-
-def _esc(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
 
 
 def trends_page(graph: nx.MultiDiGraph, title: str) -> bytes:
