@@ -22,7 +22,7 @@ sys.path[:0] = [str(ROOT / "training"), str(ROOT)]  # the repository's kg, not a
 
 from goldsets import GOLD, gold  # noqa: E402
 
-from kg.evaluate import extract_gold_texts  # noqa: E402
+from kg.evaluate.score import extract_gold_texts  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.classifier import Models, models_from_json  # noqa: E402
 

@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import papers  # noqa: E402
 
-from kg.export import write_files  # noqa: E402
+from kg.export.views.data import vis_library  # noqa: E402
+from kg.export.views.overview import overview  # noqa: E402
+from kg.export.writer import write_files  # noqa: E402
 from kg.extract import extract  # noqa: E402
 from kg.graph import to_networkx  # noqa: E402
 from kg.link import link  # noqa: E402
-from kg.views.data import vis_library  # noqa: E402
-from kg.views.overview import overview  # noqa: E402
 
 
 def draw_seconds(page_path: Path) -> tuple[float, int]:

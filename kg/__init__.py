@@ -1,9 +1,9 @@
 """kg: a knowledge graph of ML research built from paper abstracts.
 
-The library API: `build` (`kg.builder.build`) runs the whole pipeline; the stages can be
+The library API: `build` (`kg.builder.pipeline.build`) runs the whole pipeline; the stages can be
 called one by one:
 `kg.ingest.read_inputs`, `kg.extract.extract`, `kg.link.link`, `kg.graph.to_networkx`,
-`kg.rdf.to_rdf`, `kg.views.render_views` and `kg.export.ExportWriter`.
+`kg.rdf.to_rdf`, `kg.export.views.render_views` and `kg.export.writer.ExportWriter`.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any  # noqa: E402
 from kg.errors import InputError, KgError, QueryError  # noqa: E402
 
 if TYPE_CHECKING:
-    from kg.builder import BuildSummary, build
+    from kg.builder.pipeline import BuildSummary, build
 
 __all__ = ["BuildSummary", "InputError", "KgError", "QueryError", "__version__", "build"]
 
@@ -27,7 +27,7 @@ def __getattr__(name: str) -> Any:
     """`kg.build` and `kg.BuildSummary`, imported when first used: the pipeline loads spaCy,
     rdflib and networkx (a second), which `kg --help` or `kg query` need not wait for."""
     if name in ("build", "BuildSummary"):
-        from kg import builder
+        from kg.builder import pipeline
 
-        return getattr(builder, name)
+        return getattr(pipeline, name)
     raise AttributeError(f"module 'kg' has no attribute {name!r}")

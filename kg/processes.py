@@ -2,7 +2,7 @@
 that started them (`spawn_pool`), a pool of forked workers that inherit what they work on
 (`fork_map`), tasks run in a forked child while the build goes on (`Forked`), tasks cut off
 at a deadline (`run_timed`), and server children that die with the thread that started them
-(`tied`). (The RDF converter, `kg.convert`, is a script of its own: it imports no kg.)"""
+(`tied`). (The RDF converter, `kg.export.convert`, is a script of its own: it imports no kg.)"""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 from click.testing import CliRunner
 
-from kg.builder import build
+from kg.builder.pipeline import build
 from kg.extract import make_nlp
 
 # the extraction cache of the test session lives in a temporary directory of its own

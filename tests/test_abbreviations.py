@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.builder import build
-from kg.explain import explain
+from kg.builder.pipeline import build
+from kg.query.explain import explain
 
 
 @pytest.mark.parametrize(

@@ -222,14 +222,14 @@ def test_characters_no_export_can_hold_become_u_fffd(runner, tmp_path):
 def test_a_failed_conversion_leaves_previous_exports(exports, runner, monkeypatch):
     """Turtle and JSON-LD are written by child processes: one that fails (here: told to write
     where no directory is) fails the build, and nothing of it is left."""
-    from kg.convert import Conversion
+    from kg.export.convert import Conversion
 
     def misdirected(nt, targets, prefixes, blocks):
         lost = [(t.format, exports / "missing" / "kg.ttl") for t in targets]
         return Conversion(nt, lost, prefixes, blocks)
 
     before = snapshot(exports)
-    monkeypatch.setattr(sys.modules["kg.builder"], "Conversion", misdirected)
+    monkeypatch.setattr(sys.modules["kg.builder.pipeline"], "Conversion", misdirected)
     result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
     assert result.exit_code == 2, result.output
     assert "missing/kg.ttl: No such file or directory" in result.stderr
@@ -245,7 +245,7 @@ def test_a_failed_graphml_writer_leaves_previous_exports(exports, runner, monkey
         raise OSError(28, "No space left on device", handle.name)
 
     before = snapshot(exports)
-    monkeypatch.setattr(sys.modules["kg.builder"], "write_graphml", full_disk)
+    monkeypatch.setattr(sys.modules["kg.builder.pipeline"], "write_graphml", full_disk)
     result = runner.invoke(main, ["build", str(SEEDS), "-o", str(exports), "-q"])
     assert result.exit_code == 2, result.output
     assert ".kg.graphml." in result.stderr and "No space left on device" in result.stderr

@@ -175,7 +175,7 @@ def test_search_says_when_nothing_matches_and_counts_follow_the_filters(browser,
 def test_trends_open_offline_without_error(browser, tmp_path):
     from test_views import records_by_year
 
-    from kg.builder import build
+    from kg.builder.pipeline import build
 
     build([records_by_year(tmp_path / "years.jsonl")], tmp_path / "out")
     view = View(browser, tmp_path / "out" / "trends.html")

@@ -45,7 +45,7 @@ STAGES = [
     "extractions.jsonl",
     "views",
     "GraphML, Turtle and JSON-LD",
-    "store",  # the graph stored for kg query (kg/query_store.py)
+    "store",  # the graph stored for kg query (kg/query/store.py)
 ]
 
 
@@ -58,7 +58,7 @@ def test_verbose_build_says_how_long_each_stage_took(runner, tmp_path):
 
 def test_build_reports_progress_stage_by_stage(tmp_path):
     """A bar per stage: papers while extracting, pages while writing the views."""
-    from kg.builder import build
+    from kg.builder.pipeline import build
 
     seen: list[tuple[str, int, int]] = []
     summary = build([SEEDS], tmp_path, on_progress=lambda *step: seen.append(step))
@@ -297,13 +297,13 @@ def test_the_console_script_and_python_m_kg_run_the_cli():
 
 
 def test_cache_info_and_clear_count_what_the_cache_holds(runner, tmp_path, monkeypatch):
-    from kg.cache import ExtractionCache, fingerprint
+    from kg.builder.cache import ExtractionCache, fingerprint
 
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
     store = ExtractionCache()
     store.put_many({"a": {"text": "one"}, "b": {"text": "two"}})
     store.close()
-    from kg.query_store import write_store
+    from kg.query.store import write_store
 
     write_store([ROOT / "exports" / "void.ttl"])
     db = tmp_path / "extractions.sqlite"
@@ -346,16 +346,16 @@ def test_a_cache_directory_that_is_a_file_is_one_line_and_exit_2(runner, tmp_pat
 
 
 def test_ctrl_c_says_what_it_left_for_the_command_it_stopped(runner, monkeypatch, tmp_path):
-    import kg.builder
+    import kg.builder.pipeline
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kg.builder, "build", interrupted)
+    monkeypatch.setattr(kg.builder.pipeline, "build", interrupted)
     stopped = runner.invoke(main, ["build", str(SEEDS), "--out", str(tmp_path / "out")])
     assert stopped.exit_code == 130 and "previous exports are unchanged" in stopped.stderr
-    import kg.queries
+    import kg.query.library
 
-    monkeypatch.setattr(kg.queries, "prepare_query", interrupted)
+    monkeypatch.setattr(kg.query.library, "prepare_query", interrupted)
     stopped = runner.invoke(main, ["query", "most-used-benchmarks", str(ROOT / "exports")])
     assert stopped.exit_code == 130 and "exports" not in stopped.stderr

@@ -1,4 +1,4 @@
-"""Turtle and JSON-LD by Oxigraph in a child process (kg/convert.py)."""
+"""Turtle and JSON-LD by Oxigraph in a child process (kg/export/convert.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from conftest import SEEDS
 from rdflib import Graph
 
-import kg.convert
-from kg.convert import Conversion, ConversionError, convert_blocks, convert_file, reply
+import kg.export.convert
+from kg.export.convert import Conversion, ConversionError, convert_blocks, convert_file, reply
 from kg.namespaces import PREFIXES
 
 
@@ -97,7 +97,7 @@ def child_answering(monkeypatch, answer: bytes, status: int = 0) -> None:
         "import sys; sys.stdin.buffer.read(); "
         f"sys.stdout.buffer.write({answer!r}); sys.exit({status})"
     )
-    monkeypatch.setattr(kg.convert, "_command", lambda: [sys.executable, "-c", script])
+    monkeypatch.setattr(kg.export.convert, "_command", lambda: [sys.executable, "-c", script])
 
 
 VALID = reply([[(0, 10)]])
@@ -130,9 +130,10 @@ def test_output_the_child_prints_besides_its_reply_is_not_read_as_it(nt, tmp_pat
     """A library printing on stdout in the child (here at exit) cannot corrupt the reply."""
     script = (
         "import atexit, runpy, sys; atexit.register(print, 'a stray line'); "
-        f"sys.argv = [{kg.convert.__file__!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"
+        f"sys.argv = [{kg.export.convert.__file__!r}]; "
+        "runpy.run_path(sys.argv[0], run_name='__main__')"
     )
-    monkeypatch.setattr(kg.convert, "_command", lambda: [sys.executable, "-c", script])
+    monkeypatch.setattr(kg.export.convert, "_command", lambda: [sys.executable, "-c", script])
     target = tmp_path / "g.ttl"
     target.touch()
     here = io.BytesIO()

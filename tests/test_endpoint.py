@@ -9,8 +9,8 @@ import pytest
 from conftest import SEED_PAPERS, need_tool
 
 from kg.cli import main
-from kg.endpoint import push, sparql_select, start_server
 from kg.errors import KgError
+from kg.serve.endpoint import push, sparql_select, start_server
 
 
 def free_port() -> int:
@@ -27,7 +27,7 @@ def count(endpoint: str, graph: str | None = None) -> int:
 
 @pytest.fixture(scope="module")
 def oxigraph():
-    from kg.endpoint import oxigraph_binary
+    from kg.serve.endpoint import oxigraph_binary
 
     if oxigraph_binary() is None:
         need_tool("oxigraph")  # skips, or fails under KG_REQUIRE_TOOLS=1

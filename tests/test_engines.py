@@ -13,10 +13,10 @@ import psutil
 import pytest
 from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, need_module, write
 
-from kg.builder import build
-from kg.cache import ExtractionCache
+from kg.builder.cache import ExtractionCache
+from kg.builder.engines import run_extraction
+from kg.builder.pipeline import build
 from kg.cli import main
-from kg.engines import run_extraction
 from kg.ingest import read_inputs
 
 
@@ -44,9 +44,9 @@ def test_changing_one_abstract_extracts_only_that_one(tmp_path):
 
 def test_a_new_extractor_starts_afresh(tmp_path, monkeypatch):
     build([SEEDS], tmp_path / "a", cache_dir=tmp_path / "cache", views="none")
-    import kg.cache
+    import kg.builder.cache
 
-    monkeypatch.setattr(kg.cache, "fingerprint", lambda: "another-extractor")
+    monkeypatch.setattr(kg.builder.cache, "fingerprint", lambda: "another-extractor")
     assert build([SEEDS], tmp_path / "b", cache_dir=tmp_path / "cache", views="none").cached == 0
 
 

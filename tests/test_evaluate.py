@@ -10,7 +10,7 @@ import pytest
 from conftest import DATA, write
 
 from kg.cli import main
-from kg.evaluate import evaluate, extract_gold_texts, load_jsonl
+from kg.evaluate.score import evaluate, extract_gold_texts, load_jsonl
 
 DEV = DATA / "dev.jsonl"
 TRAIN = DATA / "train.jsonl"

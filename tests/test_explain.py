@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from kg.cli import main
-from kg.explain import explain
+from kg.query.explain import explain
 
 
 def test_explain_any_spelling(built):

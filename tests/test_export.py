@@ -6,12 +6,12 @@ import os
 import pytest
 from conftest import ROOT, SEED_PAPERS, SEEDS
 
-import kg.export
-from kg.builder import build
+import kg.export.writer
+from kg.builder.pipeline import build
 from kg.errors import ExportError
-from kg.export import write_files
-from kg.manifest import MANIFEST
-from kg.views import vis_library
+from kg.export.manifest import MANIFEST
+from kg.export.views import vis_library
+from kg.export.writer import write_files
 
 
 def test_write_files_replaces_all_files(tmp_path):
@@ -81,10 +81,10 @@ def test_a_write_killed_while_renaming_leaves_no_file_of_its_unrecorded(tmp_path
         if str(dst).endswith("b.txt"):
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(kg.export.os, "replace", killed_after_the_first_export)
+    monkeypatch.setattr(kg.export.writer.os, "replace", killed_after_the_first_export)
     with pytest.raises(KeyboardInterrupt):
         write_files(tmp_path, {"b.txt": "b", "c.txt": "c"})
-    monkeypatch.setattr(kg.export.os, "replace", replace)
+    monkeypatch.setattr(kg.export.writer.os, "replace", replace)
     assert (tmp_path / "b.txt").is_file() and (tmp_path / "a.txt").is_file()
     write_files(tmp_path, {"d.txt": "d"})  # the next write removes every file kg wrote
     assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "d.txt"]

@@ -9,7 +9,7 @@ import pytest
 from conftest import write
 from rdflib import Graph, Literal, URIRef
 
-from kg.builder import build
+from kg.builder.pipeline import build
 from kg.cli import main
 from kg.errors import InputError
 from kg.ingest import FORMATS, SUFFIXES, detect_format, read_file, read_inputs

@@ -38,7 +38,7 @@ UPDATE = os.environ.get("KG_UPDATE_GOLDEN") == "1"
 #: a failure shows at most this many lines of the diff, and this many differing items
 DIFF_LINES = 120
 ITEMS = 15
-#: how index.html embeds the view data (kg/templates/graph.html)
+#: how index.html embeds the view data (kg/export/views/templates/graph.html)
 _EMBEDDED = {
     "nodes": re.compile(r"var nodes = new vis\.DataSet\((.*)\);$", re.MULTILINE),
     "edges": re.compile(r"var edges = new vis\.DataSet\((.*)\);$", re.MULTILINE),

@@ -3,7 +3,7 @@ from __future__ import annotations
 import networkx as nx
 from conftest import SEED_PAPERS
 
-from kg.stats import stats
+from kg.query.stats import stats
 
 
 def test_graphml_round_trips_with_types_and_evidence(built):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.host_origin import Site
+from kg.serve.host_origin import Site
 
 LOOPBACK = Site.serving("127.0.0.1", 7878)
 

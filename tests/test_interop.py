@@ -12,10 +12,10 @@ from rdflib import RDF, Graph, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import SKOS
 
-from kg.builder import BuildSummary, build
+from kg.builder.pipeline import BuildSummary, build
 from kg.namespaces import ENTITY, KG, PREFIXES, VOID
-from kg.query import run_query
-from kg.stats import stats
+from kg.query.sparql import run_query
+from kg.query.stats import stats
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def test_lexicon_families_no_abstract_names_are_concepts_not_entities(summary_an
 
 
 def test_the_endpoint_counts_what_void_says(summary_and_out):
-    from kg.endpoint import oxigraph_binary, sparql_select, start_server
+    from kg.serve.endpoint import oxigraph_binary, sparql_select, start_server
 
     if oxigraph_binary() is None:
         need_tool("oxigraph")
@@ -120,7 +120,7 @@ def test_the_endpoint_counts_what_void_says(summary_and_out):
 def test_compact_jsonld_keeps_every_kind_of_term():
     import pyoxigraph as ox
 
-    from kg.convert import compact_jsonld
+    from kg.export.convert import compact_jsonld
 
     nt = (
         "<https://w3id.org/kg-ml/id/entity/x> <http://www.w3.org/2000/01/rdf-schema#label> "

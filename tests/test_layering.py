@@ -8,7 +8,9 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["kg.link", "kg.cache", "kg.extract", "kg.extract.families"])
+@pytest.mark.parametrize(
+    "module", ["kg.link", "kg.builder.cache", "kg.extract", "kg.extract.families"]
+)
 def test_spacy_is_not_loaded_by(module):
     code = f"import sys, {module}; print('spacy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -75,8 +75,8 @@ def test_links_are_deterministic(nlp):
 @pytest.mark.slow
 def test_seed_graph_has_no_duplicates_and_no_false_merges(built):
     """Tricky pairs found in the seeds: each side names one entity, different things apart."""
-    from kg.explain import explain
     from kg.names import fold
+    from kg.query.explain import explain
 
     same = [
         ("MATH500", "MATH-500"),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pyoxigraph import NamedNode, Quad, Store
 from rdflib import Graph, URIRef
 
-from kg.builder import build
+from kg.builder.pipeline import build
 from kg.cli import main
 from kg.links import Links, links, safe_url
 from kg.namespaces import ENTITY, PAPER, SCHEMA

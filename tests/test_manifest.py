@@ -1,4 +1,4 @@
-"""Which files of an exports directory are kg's (kg/manifest.py)."""
+"""Which files of an exports directory are kg's (kg/export/manifest.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from conftest import write
 
 from kg.errors import ExportError
-from kg.manifest import MANIFEST, claim, manifest_text, recorded
+from kg.export.manifest import MANIFEST, claim, manifest_text, recorded
 
 
 def test_a_missing_or_empty_directory_may_be_built_into(tmp_path):

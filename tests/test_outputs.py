@@ -1,4 +1,5 @@
-"""The registry of RDF syntaxes and exports (kg/outputs.py), and the lists derived from it."""
+"""The registry of RDF syntaxes and exports (kg/export/outputs.py), and the lists derived
+from it."""
 
 from __future__ import annotations
 
@@ -8,12 +9,11 @@ import pyoxigraph as ox
 import pytest
 from rdflib import Graph
 
-import kg.blocks
-import kg.builder
-import kg.query
-from kg.convert import convert_blocks
-from kg.namespaces import PREFIXES
-from kg.outputs import (
+import kg.builder.blocks
+import kg.builder.pipeline
+import kg.query.sparql
+from kg.export.convert import convert_blocks
+from kg.export.outputs import (
     BLOCK_FILES,
     CONVERTED,
     EXPORTS,
@@ -23,6 +23,7 @@ from kg.outputs import (
     listed,
     rdf_syntax,
 )
+from kg.namespaces import PREFIXES
 
 
 def test_a_build_writes_every_registered_export_and_no_other(built):
@@ -51,12 +52,16 @@ def test_each_converted_syntax_is_written_by_the_converter(built, syntax):
 
 
 def test_the_lists_are_derived_from_the_registry():
-    assert kg.query.EXPORTS == ("kg.ttl", "kg.nt", "kg.jsonld")  # the order a query prefers
-    assert kg.query.RDF_SUFFIXES == {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
-    assert kg.blocks.FILES == BLOCK_FILES == ("kg.nt", "kg.ttl", "kg.jsonld", "extractions.jsonl")
+    assert kg.query.sparql.EXPORTS == ("kg.ttl", "kg.nt", "kg.jsonld")  # the order a query prefers
+    assert kg.query.sparql.RDF_SUFFIXES == {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
+    assert (
+        kg.builder.blocks.FILES
+        == BLOCK_FILES
+        == ("kg.nt", "kg.ttl", "kg.jsonld", "extractions.jsonl")
+    )
     assert [s.name for s in CONVERTED] == ["turtle", "jsonld"]  # N-Triples is kg's own
     assert RDF_CHOICES == ("all", "nt")
-    assert kg.builder._BACKGROUND == "GraphML, Turtle and JSON-LD"
+    assert kg.builder.pipeline._BACKGROUND == "GraphML, Turtle and JSON-LD"
 
 
 def test_an_unknown_syntax_is_a_key_error():

@@ -11,8 +11,8 @@ from conftest import MATH500_PAPERS, PAPERS_PER_SEED_FILE, SEED_FILES, write
 from kg.cli import main
 from kg.errors import InputError, QueryError
 from kg.names import fold
-from kg.queries import bundled_queries, find_query, prepare_query, resolve
-from kg.query import load_graph, load_store, run_query
+from kg.query.library import bundled_queries, find_query, prepare_query, resolve
+from kg.query.sparql import load_graph, load_store, run_query
 
 QUERIES = [q.name for q in bundled_queries()]
 
@@ -107,7 +107,7 @@ def test_leaderboard_and_beats(built, engines, records):
 
 
 def test_shared_entities_are_in_both_abstracts(built, engines, records):
-    from kg.explain import explain
+    from kg.query.explain import explain
 
     rows = answer("shared-entities", built, engines, **required("shared-entities", records)).rows
     assert [r[2].value for r in rows] == ["MATH500"]
@@ -222,7 +222,7 @@ def test_queries_have_a_timeout_by_default(runner):
 
 def test_broken_turtle_is_named_with_its_line_and_whole_reason(tmp_path):
     from kg.errors import InputError
-    from kg.query import parse_graph
+    from kg.query.sparql import parse_graph
 
     bad = tmp_path / "bad.ttl"
     bad.write_text('@prefix ex: <http://e/> .\nex:a ex:b ex:c .\nex:a ex:b "open .\n', "utf-8")

@@ -7,8 +7,8 @@ import shutil
 
 from conftest import ROOT
 
-from kg.query import load_store, rdf_files, run_query
-from kg.query_store import KEEP, open_store, stores_dir, write_store
+from kg.query.sparql import load_store, rdf_files, run_query
+from kg.query.store import KEEP, open_store, stores_dir, write_store
 
 QUERY = "SELECT ?s ?p ?o WHERE { ?s ?p ?o }"
 
@@ -42,7 +42,7 @@ def test_only_the_latest_stores_are_kept(tmp_path, monkeypatch):
 
 
 def test_a_build_writes_the_store_of_its_exports(tmp_path, monkeypatch):
-    from kg.builder import build
+    from kg.builder.pipeline import build
 
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "exports"
@@ -51,11 +51,11 @@ def test_a_build_writes_the_store_of_its_exports(tmp_path, monkeypatch):
 
 
 def test_a_graph_over_the_limit_is_not_stored(tmp_path, monkeypatch):
-    import kg.builder
-    from kg.builder import build
+    import kg.builder.pipeline
+    from kg.builder.pipeline import build
 
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(kg.builder, "STORE_UP_TO", 10)
+    monkeypatch.setattr(kg.builder.pipeline, "STORE_UP_TO", 10)
     out = tmp_path / "exports"
     build([ROOT / "seeds"], out, views="none")
     assert open_store(rdf_files([out])) is None

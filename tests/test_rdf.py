@@ -191,8 +191,8 @@ def test_results_form_a_leaderboard(built):
 def test_papers_using_a_qwen_model_with_evidence(built):
     import json
 
-    from kg.queries import find_query
-    from kg.query import Term, run_query
+    from kg.query.library import find_query
+    from kg.query.sparql import Term, run_query
 
     query = find_query("papers-using-family")
     assert query is not None

@@ -17,17 +17,17 @@ from conftest import SEEDS, write
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
-import kg.memo
-from kg.blocks import block_keys
-from kg.builder import build
-from kg.convert import convert_blocks
+import kg.builder.memo
+from kg.builder.blocks import block_keys
+from kg.builder.pipeline import build
+from kg.export.convert import convert_blocks
+from kg.export.views import PageMemo, draw_all, render_views, vis_library
+from kg.export.views.pages import Site, paper_view
 from kg.extract import extract
 from kg.graph import paper_node, to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.namespaces import PREFIXES
-from kg.views import PageMemo, draw_all, render_views, vis_library
-from kg.views.pages import Site, paper_view
 
 
 def files(directory):
@@ -112,7 +112,7 @@ def test_a_page_changed_or_removed_by_hand_is_drawn_again(source, tmp_path):
 def test_new_drawing_code_draws_every_page(source, tmp_path, monkeypatch):
     out, cache = tmp_path / "out", tmp_path / "cache"
     build([source], out, cache_dir=cache)
-    monkeypatch.setattr(kg.memo, "fingerprint", lambda: "other drawing code")
+    monkeypatch.setattr(kg.builder.memo, "fingerprint", lambda: "other drawing code")
     assert build([source], out, cache_dir=cache).pages_kept == 0
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.remote_clauses import remote_clauses
+from kg.serve.remote_clauses import remote_clauses
 
 
 @pytest.mark.parametrize(

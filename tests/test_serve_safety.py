@@ -24,8 +24,8 @@ import pytest
 from conftest import ROOT, need_tool
 
 from kg.cli import main
-from kg.endpoint import sparql_select, start_server
 from kg.errors import KgError
+from kg.serve.endpoint import sparql_select, start_server
 
 HEAVY = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 FORM = "application/x-www-form-urlencoded"
@@ -39,7 +39,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def oxigraph():
-    from kg.endpoint import oxigraph_binary
+    from kg.serve.endpoint import oxigraph_binary
 
     if oxigraph_binary() is None:
         need_tool("oxigraph")

@@ -7,14 +7,14 @@ from email.message import Message
 
 import pytest
 
-from kg.host_origin import Site
-from kg.sparql_front import (
+from kg.serve.front import (
     RefusedError,
     Relayed,
     Settings,
     check_request,
     check_sparql,
 )
+from kg.serve.host_origin import Site
 
 SETTINGS = Settings(Site.serving("127.0.0.1", 7878), writable=True)
 FORM = "application/x-www-form-urlencoded"

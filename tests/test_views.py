@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import write
 
-from kg.builder import build
+from kg.builder.pipeline import build
 
 URL_IN_TAG = re.compile(r"<(script|link|img|iframe)[^>]+(src|href)=\"(https?:)?//", re.IGNORECASE)
 
@@ -204,10 +204,10 @@ def test_every_leaderboard_is_what_the_query_answers(built, runner):
 def test_lower_is_better_is_stated_and_ranks_lowest_first():
     from decimal import Decimal
 
+    from kg.export.views.leaderboard import ranked
     from kg.metrics import direction, metric_name
     from kg.model import LinkedResult, Sentence
     from kg.rdf.results import add_result
-    from kg.views.leaderboard import ranked
 
     assert metric_name("model achieves FID") == "FID" and metric_name("achieving FID") == "FID"
     assert (
@@ -234,8 +234,8 @@ def test_lower_is_better_is_stated_and_ranks_lowest_first():
 def test_metric_directions_and_best_first():
     from decimal import Decimal
 
+    from kg.export.views.leaderboard import direction, ranked
     from kg.model import LinkedResult, Sentence
-    from kg.views.leaderboard import direction, ranked
 
     assert direction("top-1 error") == "lower" and direction("FID score") == "lower"
     assert direction("Perplexity") == "lower" and direction("exact-match accuracy") == "higher"
@@ -256,7 +256,7 @@ def test_metric_directions_and_best_first():
 
 
 def test_no_page_grows_with_an_abstract_that_lists_thousands_of_names(tmp_path):
-    from kg.views.pages import PAPER_ENTITIES, PAPER_NEIGHBOURS
+    from kg.export.views.pages import PAPER_ENTITIES, PAPER_NEIGHBOURS
 
     names = ", ".join(f"Zork{i}Net" for i in range(1, 1201))
     text = f"We propose MegaNet. We compare MegaNet with {names} on MATH500."

@@ -27,7 +27,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an inst
 from goldsets import gold, score  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
-from kg.export import extraction_record  # noqa: E402
+from kg.export.extractions import extraction_record  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
 from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402

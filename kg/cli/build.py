@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kg.cli.app import F, handle_errors, input_options, main
-from kg.outputs import RDF_CHOICES
+from kg.export.outputs import RDF_CHOICES
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
-    from kg.builder import BuildSummary
+    from kg.builder.pipeline import BuildSummary
 
 
 #: where and what a build writes (before --format and --strict in --help)
@@ -134,7 +134,7 @@ def build(
       kg build papers.jsonl --out /tmp/graph
       kg build icml2024.csv --views overview
     """
-    from kg.builder import build as run_build
+    from kg.builder.pipeline import build as run_build
 
     with _Progress(show=not quiet and sys.stderr.isatty()) as progress:
         summary = run_build(

@@ -33,9 +33,9 @@ def cache_info() -> None:
     Example:
       kg cache info
     """
-    from kg.cache import ExtractionCache, fingerprint
-    from kg.memo import remembered
-    from kg.query_store import stored, stores_dir
+    from kg.builder.cache import ExtractionCache, fingerprint
+    from kg.builder.memo import remembered
+    from kg.query.store import stored, stores_dir
 
     store = ExtractionCache()
     click.echo(f"{store.path}: {store.count()} extractions (extractor {fingerprint()})")
@@ -53,9 +53,9 @@ def cache_clear() -> None:
     Example:
       kg cache clear
     """
-    from kg.cache import ExtractionCache
-    from kg.memo import clear_memos
-    from kg.query_store import clear_stores
+    from kg.builder.cache import ExtractionCache
+    from kg.builder.memo import clear_memos
+    from kg.query.store import clear_stores
 
     store = ExtractionCache()
     click.echo(f"removed {store.clear()} extractions from {store.path}")

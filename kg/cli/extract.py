@@ -23,7 +23,7 @@ def extract(inputs: tuple[Path, ...], fmt: str | None, strict: bool) -> None:
     Example:
       kg extract seeds/004_b354a604767238da.txt > predicted.jsonl
     """
-    from kg.export import extractions_jsonl
+    from kg.export.extractions import extractions_jsonl
     from kg.extract import extract as run_extract
     from kg.ingest import read_inputs
     from kg.link import link
@@ -53,9 +53,9 @@ def evaluate(gold: Path, predicted: Path | None, verbose: bool, as_json: bool) -
     """
     import json
 
-    from kg.evaluate import evaluate as run_eval
-    from kg.evaluate import extract_gold_texts, format_report
-    from kg.gold import read_gold, read_predictions
+    from kg.evaluate.gold import read_gold, read_predictions
+    from kg.evaluate.score import evaluate as run_eval
+    from kg.evaluate.score import extract_gold_texts, format_report
 
     gold_records = read_gold(gold)
     records = read_predictions(predicted) if predicted else extract_gold_texts(gold_records)

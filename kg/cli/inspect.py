@@ -22,7 +22,7 @@ def stats(exports: Path, top: int) -> None:
       kg stats            # reads exports/kg.graphml
       kg stats /tmp/graph --top 20
     """
-    from kg.stats import stats as run_stats
+    from kg.query.stats import stats as run_stats
 
     result = run_stats(exports, top=top)
     click.echo(f"papers: {result.papers}")
@@ -53,7 +53,7 @@ def validate(exports: Path) -> None:
     Example:
       kg validate            # checks exports/kg.ttl
     """
-    from kg.validate import validate as run_validate
+    from kg.query.validate import validate as run_validate
 
     violations = run_validate(exports)
     if not violations:
@@ -81,7 +81,7 @@ def explain(name: str, exports: Path) -> None:
       kg explain ReaTTS
       kg explain qwen      # a family: lists its variants
     """
-    from kg.explain import explain as run_explain
+    from kg.query.explain import explain as run_explain
 
     e = run_explain(name, exports)
     click.echo(f"{e.name}  ({e.type}, entity:{e.key})")

@@ -70,9 +70,9 @@ def query(
       kg query leaderboard -p benchmark=MATH500 --format csv
       kg query 'SELECT ?p WHERE { ?p a kg:Paper; kg:evaluatedOn entity:math500 }'
     """
-    from kg.answers import format_answer
     from kg.errors import QueryError
-    from kg.queries import answer_query, prepare_query
+    from kg.query.answers import format_answer
+    from kg.query.library import answer_query, prepare_query
 
     if list_queries:
         click.echo(_listing(), nl=False)
@@ -89,7 +89,7 @@ def query(
 
 def _listing() -> str:
     """The bundled queries, a line each: name, description, [parameters]."""
-    from kg.queries import bundled_queries
+    from kg.query.library import bundled_queries
 
     lines = []
     for q in bundled_queries():

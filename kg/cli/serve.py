@@ -69,7 +69,7 @@ def serve(
       curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * { ?s ?p ?o } LIMIT 3' \\
            http://127.0.0.1:7878/query
     """
-    from kg.endpoint import Server, run_server
+    from kg.serve.endpoint import Server, run_server
 
     def ready(server: Server) -> None:
         mode = "read-write" if writable else "read-only"
@@ -116,8 +116,8 @@ def push(exports: Path, endpoint: str, graph_iri: str | None) -> None:
     Example:
       kg push --endpoint http://127.0.0.1:7878/store
     """
-    from kg.endpoint import DEFAULT_GRAPH
-    from kg.endpoint import push as run_push
+    from kg.serve.endpoint import DEFAULT_GRAPH
+    from kg.serve.endpoint import push as run_push
 
     graph = graph_iri or DEFAULT_GRAPH
     count = run_push(exports, endpoint, graph)

@@ -3,7 +3,7 @@
 Triples are N-Triples lines collected in sets (`Triples`): kg only adds and writes, so
 rdflib's terms and indexes (about 1 KB a triple, and most of the time at a million triples)
 are skipped. The N-Triples are written by kg, paper by paper; Oxigraph turns them into
-Turtle and JSON-LD (`kg.convert`). Every node has a content-derived IRI (no blank nodes),
+Turtle and JSON-LD (`kg.export.convert`). Every node has a content-derived IRI (no blank nodes),
 so two builds of the same input are byte-identical.
 
 `to_rdf` assembles the parts, each in a module of its own: `iris` (what kg mints),

@@ -26,7 +26,7 @@ class Block:
     lines: set[str] = field(default_factory=set)
     #: typed subjects by class IRI (a subject is in one block only)
     types: Counter[str] = field(default_factory=Counter)
-    #: left out of this build's triples: its bytes are the last build's (`kg.blocks`)
+    #: left out of this build's triples: its bytes are the last build's (`kg.builder.blocks`)
     reused: bool = False
 
 
@@ -59,7 +59,7 @@ class Triples:
     and results). Sorting within a block keeps each subject's triples together (Turtle's
     `;` lists) and costs a fraction of sorting a million lines. No triple is in two blocks:
     a paper's block holds only nodes of that paper, so a rebuild can reuse the blocks of
-    papers that did not change (`kg.blocks`).
+    papers that did not change (`kg.builder.blocks`).
 
     `add` takes rdflib terms; `add_nt` takes terms already in N-Triples syntax (`iri`,
     `literal`), the fast path for the million triples of a large build.

@@ -1,0 +1,172 @@
+"""Paper blocks of the large exports, reused from the last build when a paper did not change.
+
+kg.nt, kg.ttl and kg.jsonld hold a block of what papers share (entities, collections, the
+relations between entities), then one block per paper; extractions.jsonl one line per paper.
+A paper's block and line are made from the paper as read (text, source, line, metadata) and
+the entity each of its names links to: its extraction follows from its text and the
+extractor, which the memo's fingerprint covers (`kg.builder.memo`). So a paper with the same
+`block_keys` digest has the same bytes, and a rebuild copies them from the last build's
+files instead of making, sorting and converting them again. The shared block is made anew
+by every build: one abstract can change any entity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.builder import memo
+from kg.export.outputs import BLOCK_FILES
+from kg.model import KnowledgeGraph
+
+#: the exports made of paper blocks
+FILES = BLOCK_FILES
+_NOWHERE: dict[str, list[int]] = {}
+
+
+def block_keys(kg: KnowledgeGraph) -> dict[str, str]:
+    """Each paper's digest of what its blocks are made from, by paper id."""
+    links: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for paper, name, key in kg.links:
+        links[paper].append((name, key))
+    return {
+        p.id: hashlib.sha256(repr((p, links[p.id])).encode()).hexdigest()[:32] for p in kg.papers
+    }
+
+
+class BlockMemo:
+    """Where each paper's block is in the last build's files, and what its triples count.
+
+    Args:
+        path: the memo's file; None remembers nothing (every block is made).
+        out: the exports directory.
+    """
+
+    def __init__(self, path: Path | None, out: Path) -> None:
+        self.path = path
+        self.out = out
+        data = memo.load(path)
+        files, blocks = data.get("files", {}), data.get("blocks", {})
+        #: the files as the last build left them, which blocks may be copied from
+        self.valid = {
+            name
+            for name, stamp in (files.items() if isinstance(files, dict) else ())
+            if name in FILES and memo.stamp(out / name) == stamp
+        }
+        self._before: dict[str, dict] = blocks if self.valid and _well_formed(blocks) else {}
+        self._classes: list[str] = data.get("classes", []) if self._before else []
+        self._now: dict[str, dict] = {}
+        self._maps: dict[str, mmap.mmap] = {}
+        self.reused = 0  #: paper blocks copied into kg.nt
+
+    @classmethod
+    def in_cache(cls, cache_dir: Path, out: Path) -> BlockMemo:
+        """The memo of the exports directory `out`, kept under `cache_dir`."""
+        return cls(memo.memo_path(cache_dir, "blocks", out), out)
+
+    def where(self, key: str, name: str) -> tuple[int, int] | None:
+        """The byte range of block `key` in the last build's file `name`, if it can be
+        copied from there."""
+        if name not in self.valid:
+            return None
+        span = self._before.get(key, _NOWHERE).get(name)
+        return None if span is None else (span[0], span[1])
+
+    def counts(self, key: str) -> tuple[int, dict[str, int]]:
+        """The triples and typed subjects by class of block `key` in the last build."""
+        block = self._before[key]
+        return block["n"], {self._classes[i]: n for i, n in block["types"]}
+
+    def reader(self, name: str, keys: Mapping[str, str]) -> Callable[[str], bytes | None]:
+        """A function giving the last build's bytes of a paper's block in file `name`, by
+        paper id (`keys` maps paper ids to block keys), or None when there are none."""
+
+        def read(paper: str) -> bytes | None:
+            span = self.where(keys[paper], name)
+            if span is None:
+                return None
+            if name not in self._maps:
+                with open(self.out / name, "rb") as handle:
+                    self._maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            return self._maps[name][span[0] : span[1]]
+
+        return read
+
+    def remember(
+        self,
+        key: str,
+        spans: Mapping[str, tuple[int, int]],
+        triples: int | None = None,
+        types: Mapping[str, int] | None = None,
+    ) -> None:
+        """Note where block `key` is in this build's files (and, for kg.nt, its counts)."""
+        block = self._now.setdefault(key, {})
+        block.update({name: list(span) for name, span in spans.items()})
+        if triples is not None:
+            block["n"], block["types"] = triples, dict(types or {})
+
+    def close(self) -> None:
+        """Let go of the last build's files."""
+        for mapped in self._maps.values():
+            mapped.close()
+        self._maps = {}
+
+    def save(self) -> None:
+        """Remember this build's blocks, once its files are in place (after the commit)."""
+        self.close()
+        files = {name: memo.stamp(self.out / name) for name in FILES}
+        classes = sorted({c for block in self._now.values() for c in block.get("types", ())})
+        index = {c: i for i, c in enumerate(classes)}
+        blocks = {
+            key: {
+                **{name: span for name, span in block.items() if name in FILES},
+                "n": block.get("n", 0),
+                "types": sorted((index[c], n) for c, n in block.get("types", {}).items()),
+            }
+            for key, block in sorted(self._now.items())
+        }
+        memo.save(
+            self.path,
+            {
+                "files": {name: stamp for name, stamp in files.items() if stamp is not None},
+                "classes": classes,
+                "blocks": blocks,
+            },
+        )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The blocks of this build's kg.nt in order (the shared block first, id ""), and each
+    paper's block key."""
+
+    order: tuple[str, ...]
+    keys: Mapping[str, str]
+    spans: tuple[tuple[int, int], ...]  #: each block's byte range in kg.nt
+
+    def reuse(self, memo: BlockMemo, name: str) -> list[tuple[int, int] | None]:
+        """For each block, its range in the last build's file `name` if it can be copied."""
+        return [memo.where(self.keys[b], name) if b else None for b in self.order]
+
+    def remember(self, memo: BlockMemo, name: str, spans: Sequence[tuple[int, int]]) -> None:
+        """Note where each paper's block went in this build's file `name`."""
+        for block, span in zip(self.order, spans, strict=True):
+            if block:
+                memo.remember(self.keys[block], {name: span})
+
+
+def _well_formed(blocks: object) -> bool:
+    """Whether a memo's blocks are as `BlockMemo.save` writes them (else none is used)."""
+    return isinstance(blocks, dict) and all(
+        isinstance(block, dict)
+        and all(
+            isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
+            for name, span in block.items()
+            if name in FILES
+        )
+        for block in blocks.values()
+    )

@@ -1,0 +1,161 @@
+"""Where extraction runs: in this process (the default) or on a Dask cluster; with or
+without the extraction cache. Both engines give the same extractions in the same order."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
+
+from kg.errors import KgError
+from kg.extract.serial import dump, load
+from kg.model import Extraction, Paper
+from kg.processes import spawn_pool
+
+log = logging.getLogger(__name__)
+
+ENGINES = ("local", "dask")
+#: abstracts a cache commit holds: a killed build loses at most this many extractions
+COMMIT_EVERY = 256
+
+Progress = Callable[[int], None]
+
+
+#: below this many abstracts, worker processes cost more than they save
+PARALLEL_FROM = 2000
+#: abstracts a worker process takes at a time
+CHUNK = 500
+
+
+def auto_workers(papers: int) -> int:
+    """Worker processes for a local build: one per core (at most 8) for large builds."""
+    return 1 if papers < PARALLEL_FROM else max(1, min(os.cpu_count() or 1, 8))
+
+
+def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
+    if not papers:
+        return  # every extraction came from the cache: no pipeline, no spaCy
+    if workers <= 1:
+        from kg.extract import iter_extract  # spaCy loads only when something is extracted
+
+        yield from iter_extract(papers, _worker_nlp())
+        return
+    # each worker builds the pipeline once and sends back plain dicts, not spaCy Docs
+    # (spaCy's own n_process pickles whole Docs and was twice as slow here)
+    chunks = [list(papers[i : i + CHUNK]) for i in range(0, len(papers), CHUNK)]
+    with spawn_pool(workers, _start_worker) as pool:
+        for chunk, dumped in zip(chunks, pool.map(_extract_dumped, chunks), strict=True):
+            for paper, data in zip(chunk, dumped, strict=True):
+                yield load(data, paper)
+
+
+def _extract_dumped(papers: list[Paper]) -> list[dict]:
+    from kg.extract import iter_extract
+
+    return [dump(ex) for ex in iter_extract(papers, _worker_nlp())]
+
+
+def _start_worker() -> None:
+    """Build the pipeline once per worker (which leaves when the build does: `spawn_pool`)."""
+    _worker_nlp()
+
+
+@lru_cache(maxsize=1)
+def _worker_nlp():  # noqa: ANN202 - a spaCy Language, built once per worker process
+    from kg.extract import make_nlp
+
+    return make_nlp()
+
+
+def _extract_partition(papers: list[Paper]) -> list[Extraction]:
+    """Run on a Dask worker: the pipeline is built once per worker, not shipped per item."""
+    from kg.extract import iter_extract
+
+    return list(iter_extract(papers, _worker_nlp()))
+
+
+def _dask(papers: Sequence[Paper], scheduler: str | None) -> Iterator[Extraction]:
+    try:
+        import dask.bag as db
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise KgError(
+            "the dask engine needs dask and distributed: pip install 'kg[dask]'"
+        ) from None
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler, timeout="10s")
+        else:
+            cluster = LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = Client(cluster)
+    except OSError as error:
+        raise KgError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+    try:
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        bag = db.from_sequence(list(papers), npartitions=max(1, min(len(papers), workers * 4)))
+        results = bag.map_partitions(_extract_partition).compute()
+        yield from results
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_extraction(
+    papers: Sequence[Paper],
+    *,
+    engine: str = "local",
+    scheduler: str | None = None,
+    cache: object | None = None,
+    on_progress: Progress | None = None,
+    workers: int | None = None,
+) -> tuple[list[Extraction], int]:
+    """Extractions of `papers` in order, and how many came from the cache.
+
+    Args:
+        papers: the abstracts.
+        engine: "local" (this process) or "dask" (a Dask cluster; a local one of two
+            worker processes when no `scheduler` address is given).
+        scheduler: a Dask scheduler address such as tcp://10.0.0.5:8786.
+        cache: an `ExtractionCache`, or None to extract everything.
+        on_progress: called with the number of papers done so far.
+        workers: processes for the local engine (default: `auto_workers`).
+    """
+    from kg.builder.cache import cache_key
+
+    if engine not in ENGINES:
+        raise KgError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
+    keys = [cache_key(p.text) for p in papers] if cache is not None else []
+    hits = cache.get_many(keys) if cache is not None else {}  # type: ignore[attr-defined]
+    done: dict[int, Extraction] = {}
+    for i, paper in enumerate(papers):
+        if cache is not None and keys[i] in hits:
+            done[i] = load(hits[keys[i]], paper)
+    todo = [i for i in range(len(papers)) if i not in done]
+    if done:
+        log.info("%d of %d extractions from the cache", len(done), len(papers))
+    if on_progress is not None:
+        on_progress(len(done))
+    chosen = [papers[i] for i in todo]
+    if engine == "local":
+        stream = _local(chosen, workers if workers is not None else auto_workers(len(chosen)))
+    else:
+        stream = _dask(chosen, scheduler)
+    pending: dict[str, dict] = {}
+    for n, ex in enumerate(stream):
+        index = todo[n]
+        done[index] = ex
+        if cache is not None:
+            pending[keys[index]] = dump(ex)
+            if len(pending) >= COMMIT_EVERY:
+                cache.put_many(pending)  # type: ignore[attr-defined]
+                pending = {}
+        if on_progress is not None:
+            on_progress(len(done))
+    if cache is not None and pending:
+        cache.put_many(pending)  # type: ignore[attr-defined]
+    return [done[i] for i in range(len(papers))], len(papers) - len(todo)

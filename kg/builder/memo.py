@@ -1,0 +1,110 @@
+"""What the last build into an exports directory wrote, and from what: the memos that let a
+rebuild keep what did not change (pages: `kg.export.views.memo`; paper blocks of the RDF and JSON
+Lines exports: `kg.builder.blocks`).
+
+A memo is a JSON file in the cache directory, one per exports directory and kind, written
+atomically after the build's exports are in place. It is trusted only when the code that
+wrote it is the same (`fingerprint`) and each file it describes is as that build left it
+(same size and modification time); `--no-cache` neither reads nor writes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
+
+from kg import __version__
+
+log = logging.getLogger(__name__)
+
+#: the libraries whose output a memo's files hold besides kg's own
+_WRITTEN_WITH = ("pyvis", "jinja2", "spacy", "networkx", "pyoxigraph")
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """The identity of the code that writes the exports: every file of kg (modules,
+    templates, data), the ontology and lexicon, and the versions of the libraries it writes
+    with. Any change and every memo is ignored."""
+    from kg.resources import ontology_dir
+
+    digest = hashlib.sha256(__version__.encode())
+    for name in _WRITTEN_WITH:
+        digest.update(f"\x1f{name} {version(name)}".encode())
+    root = Path(__file__).resolve().parents[1]  # kg/
+    files = [p for p in root.rglob("*") if p.suffix in {".py", ".html", ".json", ".ttl"}]
+    for path in sorted(files) + sorted(ontology_dir().glob("*.ttl")):
+        if path.is_file():
+            digest.update(f"\x1f{path.name}\x1f".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def memo_path(cache_dir: Path, kind: str, out: Path) -> Path:
+    """Where the memo of `kind` for the exports directory `out` lives."""
+    where = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    return cache_dir / kind / f"{where}.json"
+
+
+def memo_files(cache_dir: Path) -> list[Path]:
+    """Every memo under `cache_dir`."""
+    return sorted(p for kind in ("pages", "blocks") for p in (cache_dir / kind).glob("*.json"))
+
+
+def remembered(cache_dir: Path) -> int:
+    """How many exports directories the memos under `cache_dir` describe."""
+    return len({path.name for path in memo_files(cache_dir)})
+
+
+def clear_memos(cache_dir: Path) -> int:
+    """Forget every memo (the next build writes everything afresh); how many exports
+    directories they described."""
+    count = remembered(cache_dir)
+    for path in memo_files(cache_dir):
+        path.unlink(missing_ok=True)
+    return count
+
+
+def load(path: Path | None) -> dict:
+    """A memo's data, or {} when there is none, it is unreadable or other code wrote it."""
+    if path is None:
+        return {}
+    try:
+        memo = json.loads(path.read_text(encoding="utf-8"))
+        return memo if memo.get("fingerprint") == fingerprint() else {}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def save(path: Path | None, data: dict) -> None:
+    """Write a memo atomically; one that cannot be written is skipped with a warning (the
+    next build writes everything afresh)."""
+    if path is None:
+        return
+    text = json.dumps({"fingerprint": fingerprint(), **data}, separators=(",", ":"))
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".memo.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as error:
+        log.warning("%s: cannot write the memo (%s)", path, error.strerror)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def stamp(path: Path) -> list[int] | None:
+    """A file's size and modification time, or None when it is not there."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]

@@ -1,0 +1,372 @@
+"""The whole pipeline in one call: inputs → extract → link → graph → RDF → exports."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import networkx as nx
+
+from kg import __version__
+from kg.builder.blocks import BlockMemo, Layout, block_keys
+from kg.builder.cache import ExtractionCache, default_cache_dir
+from kg.builder.engines import auto_workers, run_extraction
+from kg.errors import ExportError, KgError
+from kg.export.convert import Conversion, ConversionError, Target
+from kg.export.extractions import write_extractions
+from kg.export.graphml import write_graphml
+from kg.export.manifest import claim
+from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, VOID, listed
+from kg.export.views import PageMemo, draw_all, render_views
+from kg.export.writer import ExportWriter, fill
+from kg.extract import EXTRACTOR_VERSION
+from kg.graph import to_networkx
+from kg.ingest import read_inputs
+from kg.link import link
+from kg.model import Extraction, KnowledgeGraph, Paper
+from kg.namespaces import PREFIXES
+from kg.processes import Forked, ForkedError
+from kg.rdf import to_rdf, void_description, write_ntriples
+
+log = logging.getLogger(__name__)
+
+
+#: called with a stage's name, the units done and the units in all (see `build`)
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
+
+
+@contextmanager
+def _stage(name: str, progress: Progress) -> Iterator[None]:
+    """Report a stage's start and end (`progress`) and how long it took (`kg -v build`)."""
+    start = time.perf_counter()
+    progress(name, 0, 1)
+    yield
+    progress(name, 1, 1)
+    log.info("%s: %.1f s", name, time.perf_counter() - start)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for a build. kg's stages make no reference cycles
+    (none were left to collect after extracting 2,000 abstracts), so the collector only
+    walked the millions of live papers, mentions and triples again and again: a quarter of
+    an incremental build of 25,000 abstracts. Restored as it was when the build ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What a build read and wrote."""
+
+    papers: int
+    entities_by_type: dict[str, int]
+    relations_by_type: dict[str, int]
+    results: int
+    triples: int
+    files: tuple[Path, ...]
+    cached: int = 0  #: extractions reused from the cache
+    pages_kept: int = 0  #: pages left as the last build wrote them (their view is the same)
+    blocks_reused: int = 0  #: papers whose RDF and JSON Lines the last build wrote
+
+    @property
+    def entities(self) -> int:
+        """Number of linked entities of every type."""
+        return sum(self.entities_by_type.values())
+
+
+def build(
+    inputs: Sequence[Path],
+    out: Path,
+    *,
+    on_progress: Progress | None = None,
+    views: str = "all",
+    fmt: str | None = None,
+    strict: bool = False,
+    engine: str = "local",
+    scheduler: str | None = None,
+    cache: bool = True,
+    cache_dir: Path | None = None,
+    rdf_formats: str = "all",
+    force: bool = False,
+) -> BuildSummary:
+    """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
+
+    Args:
+        inputs: files or directories of abstracts.
+        out: the exports directory (created if missing).
+        on_progress: called with (stage, done, in all) as the build goes: "extract" counts
+            papers, "views" pages; "read", "link", "RDF", "extractions.jsonl" and "GraphML,
+            Turtle and JSON-LD" go from 0 of 1 to 1 of 1.
+        views: which HTML views to write: "all", "overview" (index.html only) or "none".
+        fmt: the input format (see `kg.ingest.FORMATS`), or None to detect it per file.
+        strict: stop at the first bad record instead of skipping it with a warning.
+        engine: where extraction runs: "local" or "dask" (see `kg.builder.engines`).
+        scheduler: the Dask scheduler address for engine "dask".
+        cache: reuse extractions of abstracts already read by this extractor version, and
+            keep the pages whose view did not change since the last build into `out`.
+        cache_dir: where the cache lives (default: `kg.builder.cache.default_cache_dir()`).
+        rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
+            fastest and leanest for large graphs bound for a triple store).
+        force: write into `out` even though it holds files no earlier build wrote there
+            (files of the names kg writes are replaced; no other file is removed).
+
+    Returns:
+        A `BuildSummary` of counts and the files written.
+
+    Raises:
+        InputError: an input is missing or malformed; nothing is written.
+        ExportError: an export cannot be written, the previous exports are unchanged; or
+            `out` holds files kg did not write (checked first) and not `force`.
+    """
+    claim(out, force)  # before the work, not after it
+    progress = on_progress or _no_progress
+    with _collector_paused():
+        papers = _read(inputs, fmt, strict, progress)
+        store = ExtractionCache(cache_dir) if cache else None
+        extractions, cached = _extract(papers, engine, scheduler, store, progress)
+        kg, graph = _link(extractions, progress)
+        memo, blocks = _memos(out, cache_dir, cache)
+        with ExportWriter(out, force) as writer:  # each export written once it is rendered
+            triples = _write_exports(kg, graph, writer, memo, blocks, views, rdf_formats, progress)
+            start = time.perf_counter()
+            written = writer.commit()
+        memo.save()
+        blocks.save()
+        log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
+        if cache and triples <= STORE_UP_TO:
+            _store_for_queries(out, cache_dir, progress)
+    return BuildSummary(
+        papers=len(kg.papers),
+        entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
+        relations_by_type=dict(sorted(Counter(a.relation.value for a in kg.assertions).items())),
+        results=len(kg.results),
+        triples=triples,
+        files=tuple(written),
+        cached=cached,
+        pages_kept=memo.kept,
+        blocks_reused=blocks.reused,
+    )
+
+
+#: graphs up to this many triples are stored for queries at build time: ICML 2024's 208,000
+#: take 1 s and 0.3 GB more; 1.3 M (25,000 abstracts) would take 8 s and 1.3 GB, more than
+#: loading the files at each query saves
+STORE_UP_TO = 500_000
+
+
+def _store_for_queries(out: Path, cache_dir: Path | None, progress: Progress) -> None:
+    """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
+    at once (kg/query/store.py). The exports are in place: a failure here only warns."""
+    from kg.query.sparql import rdf_files
+    from kg.query.store import write_store
+
+    files = rdf_files([out])
+    faster = [
+        out / "kg.nt" if f == out / "kg.ttl" and (out / "kg.nt").is_file() else f for f in files
+    ]
+    with _stage("store", progress):
+        try:
+            write_store(files, faster, cache_dir)
+        except (OSError, KgError) as error:
+            log.warning("the graph was not stored for queries (%s); kg query loads it", error)
+
+
+def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:
+    """Step 1: the papers of every input."""
+    with _stage("read", progress):
+        papers = read_inputs(inputs, fmt, strict)
+    log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
+    return papers
+
+
+def _extract(
+    papers: Sequence[Paper],
+    engine: str,
+    scheduler: str | None,
+    store: ExtractionCache | None,
+    progress: Progress,
+) -> tuple[list[Extraction], int]:
+    """Step 2: each paper's extraction, and how many came from the cache `store` (closed
+    here)."""
+    total = len(papers)
+    try:
+        with _stage("extract", _no_progress):  # counted in papers instead
+            return run_extraction(
+                papers,
+                engine=engine,
+                scheduler=scheduler,
+                cache=store,
+                on_progress=lambda done: progress("extract", done, total),
+            )
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _link(
+    extractions: Sequence[Extraction], progress: Progress
+) -> tuple[KnowledgeGraph, nx.MultiDiGraph]:
+    """Step 3: the linked knowledge graph, and its NetworkX graph."""
+    with _stage("link", progress):
+        kg = link(extractions)
+        graph = to_networkx(kg)
+    return kg, graph
+
+
+def _memos(out: Path, cache_dir: Path | None, cache: bool) -> tuple[PageMemo, BlockMemo]:
+    """Step 4: what the last build into `out` wrote: pages and paper blocks that did not
+    change are kept or copied, not made again (nothing is remembered without `cache`)."""
+    if not cache:
+        return PageMemo(None, out), BlockMemo(None, out)
+    where = cache_dir or default_cache_dir()
+    return PageMemo.in_cache(where, out), BlockMemo.in_cache(where, out)
+
+
+def _title(kg: KnowledgeGraph) -> str:
+    """The views' title: the venues read and how many papers."""
+    venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
+    return f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
+
+
+#: the last stage: waiting for the exports written by other processes
+_BACKGROUND = listed(["GraphML", *(s.label for s in CONVERTED)])
+
+
+def _write_exports(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    writer: ExportWriter,
+    memo: PageMemo,
+    blocks: BlockMemo,
+    views: str,
+    rdf_formats: str,
+    progress: Progress,
+) -> int:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds.
+
+    GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
+    abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
+    happens, none outlives this call.
+
+    Raises:
+        ExportError: an export cannot be written (a child failed).
+    """
+    conversions: list[tuple[str, Conversion]] = []
+    graphml = Forked(partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph)))
+    try:
+        with _stage("RDF", progress):
+            nt, layout, triples = _write_rdf(kg, writer, blocks)
+        if rdf_formats == "all":
+            _start_conversions(nt, layout, writer, blocks, conversions)
+        with _stage(EXTRACTIONS, progress):
+            _write_extractions(kg, writer, blocks, layout)
+        with _stage("views", _no_progress):  # counted in pages instead
+            _write_views(kg, graph, writer, memo, views, progress)
+        with _stage(_BACKGROUND, progress):
+            graphml.wait()
+            for name, conversion in conversions:
+                layout.remember(blocks, name, conversion.wait()[0])
+    except (ConversionError, ForkedError) as error:
+        raise ExportError(
+            f"{error}: cannot write the exports; the previous exports are unchanged"
+        ) from None
+    finally:
+        graphml.cancel()
+        for _, conversion in conversions:
+            conversion.cancel()
+        blocks.close()
+    return triples
+
+
+def _start_conversions(
+    nt: Path,
+    layout: Layout,
+    writer: ExportWriter,
+    blocks: BlockMemo,
+    started: list[tuple[str, Conversion]],
+) -> None:
+    """Start converting the N-Triples `nt` into each syntax of `CONVERTED`, adding each
+    conversion to `started` as it starts (so that a failure cancels those already started)."""
+    for syntax in CONVERTED:
+        name = syntax.file
+        target = Target(
+            syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
+        )
+        started.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
+
+
+def _write_views(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    writer: ExportWriter,
+    memo: PageMemo,
+    views: str,
+    progress: Progress,
+) -> None:
+    """Write the HTML views' pages, keeping those that did not change (`memo`)."""
+    pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
+    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
+    for done, (name, content) in enumerate(drawn, 1):
+        if content is None:
+            writer.keep(name)
+        else:
+            writer.write(name, content)
+        progress("views", done, len(pages))
+    html = sum(name.endswith(".html") for name, _ in pages)
+    log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
+
+
+def _write_rdf(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo
+) -> tuple[Path, Layout, int]:
+    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
+    last build's kg.nt; the N-Triples' temporary, its layout and how many triples it holds."""
+    keys = block_keys(kg)
+    reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
+    rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
+    counts = rdf.counts()
+    before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
+    for n, types in before.values():
+        counts.add(n, types)
+    writer.write(VOID, void_description(counts, __version__).serialize(format="turtle"))
+    spans: list[tuple[int, int]] = []
+    copy = blocks.reader(N_TRIPLES.file, keys)
+    nt = writer.stream(
+        N_TRIPLES.file, lambda handle: spans.extend(write_ntriples(rdf, handle, copy))
+    )
+    for block, span in zip(rdf.blocks, spans, strict=True):
+        if block.id:
+            n, types = before[block.id] if block.reused else (len(block.lines), block.types)
+            blocks.remember(keys[block.id], {N_TRIPLES.file: span}, n, types)
+    blocks.reused = len(reuse)
+    log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
+    layout = Layout(tuple(block.id for block in rdf.blocks), keys, tuple(spans))
+    return nt, layout, counts.triples
+
+
+def _write_extractions(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, layout: Layout
+) -> None:
+    """Write extractions.jsonl, copying the lines of papers that did not change."""
+    reused = blocks.reader(EXTRACTIONS, layout.keys)
+    spans: dict[str, tuple[int, int]] = {}
+    writer.stream(EXTRACTIONS, lambda handle: spans.update(write_extractions(kg, handle, reused)))
+    for paper, span in spans.items():
+        blocks.remember(layout.keys[paper], {EXTRACTIONS: span})

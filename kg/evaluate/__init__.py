@@ -1,0 +1,3 @@
+"""`kg eval`: extractions scored against a gold file (`score`), both files read and checked
+record by record (`gold`).
+"""

@@ -1,0 +1,106 @@
+"""The two files `kg eval` compares, read and checked record by record: a gold file (the
+shape of ../shared/gold/*.jsonl) and a predictions file (`extractions.jsonl`).
+
+A record of the wrong shape (a predictions file given as gold, say) stops with the file, the
+line and what is wrong, rather than failing somewhere in the scoring.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.errors import InputError
+from kg.evaluate.score import load_jsonl
+
+_SWAPPED = "; is this a predictions file? `kg eval GOLD PREDICTED` takes the gold file first"
+
+
+def _lines(path: Path) -> list[int]:
+    """The line of each non-blank line of `path`, as `load_jsonl` reads them."""
+    text = path.read_text(encoding="utf-8")
+    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def _gold_problem(record: object) -> str | None:
+    """What keeps `record` from being a gold record; None when nothing."""
+    if not isinstance(record, dict):
+        return f"a gold record is a JSON object, not {type(record).__name__}"
+    if "sentences" in record or "paper" in record:  # what `kg build` and `kg extract` write
+        return "the record has `paper` and `sentences`, as kg's extractions do" + _SWAPPED
+    if not isinstance(record.get("text") or record.get("head"), str):
+        return "a gold record has a `text` or `head` string"
+    entities = record.get("entities")
+    if not isinstance(entities, list):
+        return "a gold record has a list of `entities`"
+    for n, entity in enumerate(entities, 1):
+        if not (
+            isinstance(entity, dict)
+            and isinstance(entity.get("name"), str)
+            and isinstance(entity.get("type"), str)
+        ):
+            return f"entity {n} is not an object with a `name` and a `type`"
+        if not all(isinstance(a, str) for a in entity.get("aliases") or ()):
+            return f"entity {n} has `aliases` that are not strings"
+    for n, relation in enumerate(record.get("relations") or (), 1):
+        if not (
+            isinstance(relation, list)
+            and len(relation) == 3
+            and all(isinstance(x, str) for x in relation)
+        ):
+            return f"relation {n} is {_short(relation)}, not [head, relation, tail]" + _SWAPPED
+    if not all(isinstance(o, str) for o in record.get("optional") or ()):
+        return "`optional` holds something that is not a name"
+    if not all(isinstance(r, dict) for r in record.get("results") or ()):
+        return "`results` holds something that is not an object"
+    return None
+
+
+def _predicted_problem(record: object) -> str | None:
+    """What keeps `record` from being a predicted record; None when nothing."""
+    if not isinstance(record, dict):
+        return f"a predicted record is a JSON object, not {type(record).__name__}"
+    for n, entity in enumerate(record.get("entities") or (), 1):
+        if not (
+            isinstance(entity, dict)
+            and isinstance(entity.get("name"), str)
+            and isinstance(entity.get("type"), str)
+        ):
+            return f"entity {n} is not an object with a `name` and a `type`"
+    for n, relation in enumerate(record.get("relations") or (), 1):
+        if not isinstance(relation, dict | list):
+            return f"relation {n} is {_short(relation)}, not an object or [head, relation, tail]"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _checked(path: Path, *, gold: bool) -> list[dict]:
+    records = load_jsonl(path)
+    problem = _gold_problem if gold else _predicted_problem
+    for line, record in zip(_lines(path), records, strict=True):
+        if (found := problem(record)) is not None:
+            raise InputError(path, found, line=line)
+    return records
+
+
+def read_gold(path: Path) -> list[dict]:
+    """The records of a gold file, each checked.
+
+    Raises:
+        InputError: the file cannot be read, a line is not JSON, or a record is not a gold
+            record (naming the line and what is wrong).
+    """
+    return _checked(path, gold=True)
+
+
+def read_predictions(path: Path) -> list[dict]:
+    """The records of a predictions file (`extractions.jsonl`), each checked.
+
+    Raises:
+        InputError: the file cannot be read, a line is not JSON, or a record is not a
+            predicted record.
+    """
+    return _checked(path, gold=False)

@@ -1,0 +1,388 @@
+"""The pages: the overview, one per paper and one per entity in two or more papers."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import networkx as nx
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from kg import bidi
+from kg import graph_schema as schema
+from kg.export.views.abstract import highlight, meta_line
+from kg.export.views.data import elements, legend, options, page_of, proposals, relations
+from kg.export.views.leaderboard import board_page, boards
+from kg.graph import entity_node, paper_node
+from kg.links import links
+from kg.model import (
+    Assertion,
+    Entity,
+    Extraction,
+    KnowledgeGraph,
+    LinkedResult,
+    Mention,
+    RelationType,
+)
+
+#: a paper's page draws at most this many other papers that share its entities ...
+PAPER_NEIGHBOURS = 25
+#: ... and this many of its entities (what it proposes first, then the most mentioned):
+#: an abstract that lists 5,000 names made a 543 MB page
+PAPER_ENTITIES = 60
+#: an entity's page draws at most this many of its papers and related entities
+ENTITY_PAPERS = 150
+ENTITY_RELATED = 100
+
+
+@dataclass
+class Site:
+    """What the pages look up, indexed once: texts, assertions, results, links."""
+
+    kg: KnowledgeGraph
+    graph: nx.MultiDiGraph
+    texts: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+    extractions: dict[str, Extraction] = field(default_factory=dict)
+    said: dict[tuple[str, str], list[Assertion]] = field(default_factory=dict)
+    results: dict[str, list[LinkedResult]] = field(default_factory=dict)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    paper_nodes: set[str] = field(default_factory=set)
+    boards: dict[str, list[LinkedResult]] = field(default_factory=dict)  #: by benchmark
+    signatures: Signatures = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signatures = Signatures(self.graph)
+
+    @classmethod
+    def of(cls, kg: KnowledgeGraph, graph: nx.MultiDiGraph) -> Site:
+        """Index a linked graph for its pages."""
+        site = cls(kg, graph)
+        site.texts = {p.id: p.text for p in kg.papers}
+        site.titles = {p.id: p.title for p in kg.papers if p.title}
+        site.extractions = {ex.paper.id: ex for ex in kg.extractions}
+        for a in kg.assertions:
+            for end in {a.head, a.tail}:
+                site.said.setdefault((a.paper, end), []).append(a)
+        for r in kg.results:
+            for key in {r.subject, r.benchmark}:
+                if key is not None:
+                    site.results.setdefault(key, []).append(r)
+        site.links = kg.entity_key_of()
+        site.names = {e.key: e.name for e in kg.entities}
+        site.paper_nodes = {paper_node(p.id) for p in kg.papers}
+        site.boards = boards(kg.results)
+        return site
+
+    def paper_name(self, pid: str, limit: int = 90) -> str:
+        """How a table names a paper: its title, or what it proposes and its first words."""
+        title = self.titles.get(pid)
+        if title:
+            return title
+        opening = first_words(self.texts[pid], limit)
+        proposed = proposals(self.graph, paper_node(pid))
+        return f"{' / '.join(proposed[:2])}: {opening}" if proposed else opening
+
+
+class Signatures:
+    """A digest of each node as a view reads it: its attributes and its out-edges with
+    theirs. The edges among a set of nodes are out-edges of its members, so the set and
+    its members' signatures determine everything a view draws from the graph. Each
+    signature is made once, for every page that draws the node."""
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.graph = graph
+        self._made: dict[str, str] = {}
+
+    def __call__(self, node: str) -> str:
+        found = self._made.get(node)
+        if found is None:
+            edges = sorted(
+                (v, k, sorted(data.items()))
+                for v, keyed in self.graph.adj[node].items()
+                for k, data in keyed.items()
+            )
+            # a paper's label may be what it proposes: the names at the ends of its edges
+            seen = repr(
+                (sorted(self.graph.nodes[node].items()), edges, proposals(self.graph, node))
+            )
+            found = self._made[node] = hashlib.sha1(seen.encode()).hexdigest()
+        return found
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """What one page shows, gathered from the graph, and how to draw it.
+
+    Gathering is cheap; drawing (pyvis assembling the network, Jinja and JSON writing the
+    page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
+    attributes and the edges among them (`Signatures`), and the fields here. So two views
+    with one digest render the same page (with the same code: `kg.builder.memo.fingerprint`),
+    and a rebuild redraws only the pages whose digest changed.
+    """
+
+    signatures: Signatures
+    nodes: tuple[str, ...]  #: sorted
+    title: str
+    note: str
+    sub: bool  #: a page one folder down (papers/, entities/), not the overview
+    extra_edges: tuple[tuple[str, str, dict], ...] = ()
+    template: str | None = None  #: the content under the graph, with `context`
+    context: dict[str, Any] = field(default_factory=dict)
+    spread: bool = False  #: nodes pushed apart (`kg.export.views.data.options`)
+    linked: bool = True  #: nodes link to their pages (False: the build writes none)
+
+    def digest(self) -> str:
+        """A digest of everything `render` reads."""
+        parts = (
+            self.title,
+            self.note,
+            self.sub,
+            [(n, self.signatures(n)) for n in self.nodes],
+            self.extra_edges,
+            self.template,
+            self.context,
+            self.spread,
+            self.linked,
+        )
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+    def render(self) -> str:
+        """The page's HTML."""
+        graph = self.signatures.graph
+        prefix = "../" if self.sub else ""
+        vis = elements(graph, self.nodes, prefix, self.extra_edges, linked=self.linked)
+        template = templates().get_template(self.template) if self.template else None
+        content = template.render(**self.context) if template else ""
+        if not self.sub:
+            return _page(
+                self.title,
+                vis,
+                lib="lib",
+                home=None,
+                note=self.note,
+                content=content,
+                spread=self.spread,
+            )
+        return _subpage(self.title, vis, self.note, content)
+
+
+@cache
+def templates() -> Environment:
+    """One environment for every page: Jinja compiles each template once (a new environment
+    per page spent 84% of a page's time compiling again)."""
+    return Environment(
+        loader=PackageLoader("kg.export.views", "templates"), autoescape=select_autoescape(["html"])
+    )
+
+
+def _page(
+    title: str,
+    vis: tuple[list[dict], list[dict]],
+    *,
+    lib: str,
+    home: str | None,
+    note: str,
+    content: str = "",
+    spread: bool = False,
+) -> str:
+    nodes, edges = (_visible(items) for items in vis)
+    html = (
+        templates()
+        .get_template("graph.html")
+        .render(
+            title=title,
+            lib=lib,
+            home=home,
+            nodes=nodes,
+            edges=edges,
+            options=options(spread),
+            legend=legend(nodes),
+            relations=relations(edges),
+            note=note,
+            content=content,
+        )
+    )
+    # what the page shows is what the input says: no control reorders it (`kg.bidi`)
+    return bidi.visible(html) + "\n"
+
+
+def _visible(items: list[dict]) -> list[dict]:
+    """vis nodes or edges whose label, tooltip and search key show bidirectional controls as
+    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page)."""
+    return [
+        {
+            k: bidi.visible(v) if k in ("label", "title", "search") and isinstance(v, str) else v
+            for k, v in d.items()
+        }
+        for d in items
+    ]
+
+
+def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:
+    """A paper's or an entity's page: one folder down, its graph above its content."""
+    return _page(title, vis, lib="../lib", home="../index.html", note=note, content=content)
+
+
+def first_words(text: str, limit: int = 90) -> str:
+    """The opening of an abstract, as a paper's title."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
+def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
+    """What a paper's page shows: its graph neighbourhood, the abstract with every mention
+    highlighted (displaCy), and what was read from it."""
+    p, graph = ex.paper, site.graph
+    me = paper_node(p.id)
+    every = set(graph.successors(me))
+    mine = _most_mentioned(graph, me, every, PAPER_ENTITIES)
+    others: Counter[str] = Counter()
+    for entity in mine:
+        others.update(site.paper_nodes.intersection(graph.predecessors(entity)))
+    del others[me]
+    near = [n for n, _ in sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))[:PAPER_NEIGHBOURS]]
+    keys = {
+        e.name: entity_node(site.links[(p.id, e.name)])
+        for e in ex.entities
+        if (p.id, e.name) in site.links
+    }
+    context = {
+        "meta": meta_line(ex),
+        "links": links(p.text),  # code and project pages (kg.links)
+        "abstract": highlight(ex),
+        "extractor": extractor,
+        "entities": [
+            {
+                "name": e.name,
+                "type": e.type.value,
+                "aliases": e.aliases,
+                "proposed": e.proposed,
+                "evidence": e.evidence,
+                "url": entity_url(graph, keys.get(e.name)),
+            }
+            for e in ex.entities
+        ],
+        "relations": [
+            {
+                "head": r.head if r.relation is not RelationType.PROPOSES else "this paper",
+                "relation": r.relation.value,
+                "tail": r.tail,
+                "sentence": p.text[ex.sentences[r.sentence].start : ex.sentences[r.sentence].end],
+            }
+            for r in ex.relations
+        ],
+        "results": ex.results,
+    }
+    drawn = (
+        f"{len(mine)} of its {len(every)} entities"
+        if mine != every
+        else f"its {len(mine)} entities"
+    )
+    note = f"this paper, {drawn} and {len(near)} papers that share them"
+    return View(
+        site.signatures,
+        tuple(sorted({me, *mine, *near})),
+        site.paper_name(p.id),
+        note,
+        sub=True,
+        template="paper.html",
+        context=context,
+    )
+
+
+def _most_mentioned(graph: nx.MultiDiGraph, me: str, entities: set[str], limit: int) -> set[str]:
+    """At most `limit` of `entities`: those `me` proposes first, then the most mentioned."""
+    if len(entities) <= limit:
+        return entities
+    proposed = {
+        tail
+        for tail, keyed in graph.adj[me].items()
+        if any(d["relation"] == RelationType.PROPOSES.value for d in keyed.values())
+    }
+    ranked = sorted(
+        entities,
+        key=lambda n: (n not in proposed, -_papers(schema.node(graph, n)), n),
+    )
+    return set(ranked[:limit])
+
+
+def _papers(data: schema.NodeData) -> int:
+    """How many papers mention an entity (a paper: 0)."""
+    return int(data["papers"]) if data["kind"] == schema.ENTITY else 0
+
+
+def entity_url(graph: nx.MultiDiGraph, node: str | None) -> str | None:
+    if node is None or node not in graph:
+        return None
+    page = page_of(node, schema.node(graph, node))
+    return "../" + page if page else None
+
+
+def entity_view(entity: Entity, site: Site) -> View:
+    """What an entity's page shows."""
+    graph = site.graph
+    me = entity_node(entity.key)
+    papers = sorted(entity.papers)[:ENTITY_PAPERS]
+    neighbours = {
+        n for n in nx.all_neighbors(graph, me) if schema.node(graph, n)["kind"] == schema.ENTITY
+    }
+    related = _most_mentioned(graph, me, neighbours, ENTITY_RELATED)
+    first_mention: dict[str, Mention] = {}
+    for ref in entity.mentions:
+        first_mention.setdefault(ref.paper, ref.mention)
+    rows = []
+    for pid in papers:
+        said = site.said.get((pid, entity.key), [])
+        if said:
+            sentence = said[0].sentence
+        else:
+            sentence = site.extractions[pid].sentences[first_mention[pid].sentence]
+        rows.append(
+            {
+                "url": f"../papers/{pid}.html",
+                "title": site.paper_name(pid, 70),
+                "relations": sorted({a.relation.value for a in said}) or ["mentions"],
+                "sentence": site.texts[pid][sentence.start : sentence.end],
+            }
+        )
+    results = [
+        {
+            "subject": site.names.get(r.subject or "", ""),
+            "metric": r.metric or "",
+            "value": f"{r.value}{r.unit or ''}",
+            "benchmark": site.names.get(r.benchmark or "", ""),
+            "paper": site.paper_name(r.paper, 40),
+            "url": f"../papers/{r.paper}.html",
+        }
+        for r in site.results.get(entity.key, [])
+    ]
+    shown = (
+        f"{len(papers)} of {len(entity.papers)}"
+        if len(papers) < len(entity.papers)
+        else f"all {len(papers)}"
+    )
+    note = f"{entity.type.value}: {shown} papers and {len(related)} related entities"
+    return View(
+        site.signatures,
+        tuple(sorted({me, *(paper_node(p) for p in papers), *related})),
+        f"{entity.name} ({entity.type.value})",
+        note,
+        sub=True,
+        template="entity.html",
+        context={
+            "entity": {  # what the template reads: all the mentions would only slow `digest`
+                "key": entity.key,
+                "name": entity.name,
+                "type": entity.type.value,
+                "aliases": entity.aliases,
+                "papers": entity.papers,
+            },
+            "papers": rows,
+            "results": results,
+            "leaderboard": "../" + board_page(entity.key) if entity.key in site.boards else None,
+        },
+    )

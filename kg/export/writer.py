@@ -1,0 +1,217 @@
+"""Write the exports: all files rendered first, then each written to a temporary file
+beside its target and renamed over it, so a failed run leaves the previous exports whole;
+the files the last build wrote and this one did not are removed, and no other
+(`kg.export.manifest`)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import BinaryIO
+
+from kg.errors import ExportError
+from kg.export.manifest import MANIFEST, TEMPORARY, claim, is_temporary, manifest_text
+
+log = logging.getLogger(__name__)
+
+
+def fill(path: Path, produce: Callable[[BinaryIO], object]) -> None:
+    """Let `produce` write into the file `path`, which must exist (a temporary that
+    `ExportWriter.reserve` made: this never makes a file)."""
+    with open(path, "r+b") as handle:
+        produce(handle)
+
+
+class ExportWriter:
+    """Writes exports one by one to temporary files beside their targets, then flushes them
+    to disk and renames them all at `commit`; on any failure the temporaries go and the
+    previous exports stay.
+
+    Writing each file as soon as it is rendered keeps one large export in memory at a time.
+    A file whose bytes are already those of its target is left as it is (a rebuild rewrites
+    only the pages that changed). Temporaries left by a build that was killed are removed
+    from each folder written to.
+
+    Args:
+        out: the exports directory.
+        force: write into `out` even though it holds files and no manifest says kg wrote them.
+
+    Raises:
+        ExportError: `out` holds files kg did not write (see `kg.export.manifest.claim`).
+    """
+
+    def __init__(self, out: Path, force: bool = False) -> None:
+        self.out = out
+        self.before = claim(out, force)  #: what the last build into `out` wrote
+        self.temps: list[tuple[Path, Path]] = []
+        self.kept: list[Path] = []  #: targets that already held what was written
+        self._swept: set[Path] = set()
+        for folder in sorted({(out / name).parent for name in self.before} | {out}):
+            self._sweep(folder)
+
+    def _sweep(self, folder: Path) -> None:
+        """Remove the temporaries a killed build left in `folder`, once per build."""
+        if folder in self._swept:
+            return
+        self._swept.add(folder)
+        for stale in folder.glob(f"{TEMPORARY[0]}*{TEMPORARY[1]}"):
+            if is_temporary(stale.name):
+                stale.unlink(missing_ok=True)
+
+    def __enter__(self) -> ExportWriter:
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is not None:
+            self.abort()
+
+    def write(self, name: str, data: bytes | str) -> None:
+        """Write one export (a path relative to the exports directory) to its temporary."""
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        target = self.out / name
+        if _holds(target, payload):
+            self.kept.append(target)
+            return
+        self.stream(name, lambda handle: handle.write(payload))
+
+    def keep(self, name: str) -> None:
+        """Keep the export `name` as it is, as part of this build's exports (not pruned)."""
+        self.kept.append(self.out / name)
+
+    def stream(self, name: str, produce: Callable[[BinaryIO], object]) -> Path:
+        """Let `produce` write one export into its temporary file; the temporary's path.
+
+        For large exports: nothing needs to be held in memory whole.
+        """
+        target = self.out / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._sweep(target.parent)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=target.parent
+            )
+            self.temps.append((Path(tmp), target))
+            with os.fdopen(fd, "wb") as handle:
+                produce(handle)
+            os.chmod(tmp, 0o644)
+            return Path(tmp)
+        except OSError as error:
+            raise self._failed(error) from None
+
+    def _failed(self, error: OSError) -> ExportError:
+        """Remove the temporaries; the error to raise."""
+        self.abort()
+        where = error.filename or self.out
+        return ExportError(
+            f"{where}: cannot write the exports ({error.strerror}); "
+            "the previous exports are unchanged"
+        )
+
+    def reserve(self, name: str) -> Path:
+        """A temporary for one export that another process writes; committed with the rest
+        (and removed with them on failure)."""
+        return self.stream(name, lambda handle: None)
+
+    def commit(self) -> list[Path]:
+        """Put every written export in place and remove the files the last build wrote and
+        this one did not (no page of a paper no longer read, no Turtle older than the
+        N-Triples); the paths of this build's files, sorted.
+
+        Only files the manifest says kg wrote are removed: files of yours stay. The manifest
+        names this build's files from before any is renamed until the last build's are gone,
+        so a build killed meanwhile leaves none of its files unrecorded.
+        """
+        written = {target for _, target in self.temps} | set(self.kept)
+        names = {target.relative_to(self.out).as_posix() for target in written}
+        try:  # every temporary on disk before any is renamed
+            _fsync_all([tmp for tmp, _ in self.temps])
+            if not names <= self.before:
+                self._write_manifest(self.before | names)
+        except OSError as error:
+            raise self._failed(error) from None
+        for tmp, target in self.temps:
+            os.replace(tmp, target)
+        self.temps, self.kept = [], []
+        root = self.out.resolve()
+        for name in sorted(self.before - names):
+            path = self.out / name
+            # only inside the exports: a linked folder on the way may lead elsewhere
+            if not path.parent.resolve().is_relative_to(root):
+                continue
+            if path.is_symlink() or path.is_file():
+                path.unlink(missing_ok=True)
+        try:
+            self._write_manifest(names)
+        except OSError as error:  # the exports are in place; the next build prunes
+            log.warning("%s: cannot write the manifest (%s)", self.out, error.strerror)
+        self.before = frozenset(names)
+        return sorted(written)
+
+    def _write_manifest(self, names: set[str] | frozenset[str]) -> None:
+        """Write the manifest of `names`, atomically and on disk."""
+        payload = manifest_text(names)
+        target = self.out / MANIFEST
+        if _holds(target, payload):
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f"{TEMPORARY[0]}{MANIFEST}.", suffix=TEMPORARY[1], dir=self.out
+        )
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def abort(self) -> None:
+        """Remove the temporaries; the previous exports are untouched."""
+        for tmp, _ in self.temps:
+            tmp.unlink(missing_ok=True)
+        self.temps = []
+
+
+def _fsync_all(paths: Sequence[Path]) -> None:
+    """Flush files to disk, many at a time: the file system commits waiting fsyncs together
+    (28,000 pages: 0.37 ms a file one by one, 0.14 ms in 16 threads)."""
+
+    def fsync(path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        for _ in pool.map(fsync, paths):  # the first error is raised here
+            pass
+
+
+def _holds(target: Path, payload: bytes) -> bool:
+    """Whether `target` is a file holding exactly `payload`."""
+    try:
+        return target.stat().st_size == len(payload) and target.read_bytes() == payload
+    except OSError:
+        return False
+
+
+def write_files(out: Path, files: Mapping[str, bytes | str], force: bool = False) -> list[Path]:
+    """Write every file under `out` atomically: all to temporaries first, then rename; the
+    files the last call wrote there and this one did not are removed (`ExportWriter`).
+
+    Raises:
+        ExportError: a file cannot be written, the files already in `out` are unchanged; or
+            `out` holds files kg did not write and not `force`.
+    """
+    with ExportWriter(out, force) as writer:
+        for name in sorted(files):
+            writer.write(name, files[name])
+        return writer.commit()
