@@ -21,3 +21,19 @@ def test_spacy_is_loaded_when_extraction_runs():
     code = "import sys; from kg.extract import extract; print('spacy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize(
+    "stage",
+    ["kg.ingest", "kg.link", "kg.graph", "kg.rdf", "kg.export.extractions", "kg.export.views"],
+)
+def test_a_stage_knows_nothing_of_the_build(stage):
+    """Reuse, memos and worker pools are a layer around the stages (kg/builder/)."""
+    from pathlib import Path
+
+    import kg
+    from kg.builder.fingerprint import module_closure
+
+    package = Path(kg.__file__).resolve().parent
+    names = {p.resolve().relative_to(package).as_posix() for p in module_closure(stage)}
+    assert names and not {n for n in names if n.startswith("builder/")}

@@ -19,9 +19,10 @@ from rdflib.compare import isomorphic
 
 import kg.builder.memo
 from kg.builder.blocks import block_keys
+from kg.builder.pages import PageMemo, draw_all
 from kg.builder.pipeline import build
 from kg.export.convert import convert_blocks
-from kg.export.views import PageMemo, draw_all, render_views, vis_library
+from kg.export.views import render_views, vis_library
 from kg.export.views.pages import Site, paper_view
 from kg.extract import extract
 from kg.graph import paper_node, to_networkx

@@ -1,4 +1,6 @@
-"""Paper blocks of the large exports, reused from the last build when a paper did not change.
+"""Paper blocks of the large exports, reused from the last build when a paper did not change:
+a layer around the RDF and JSON Lines stages (`kg.rdf`, `kg.export.extractions`), which
+know nothing of it.
 
 kg.nt, kg.ttl and kg.jsonld hold a block of what papers share (entities, collections, the
 relations between entities), then one block per paper; extractions.jsonl one line per paper.
@@ -13,15 +15,23 @@ by every build: one abstract can change any entity.
 from __future__ import annotations
 
 import hashlib
+import logging
 import mmap
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, TypeVar
 
 from kg.builder import memo
-from kg.export.outputs import BLOCK_FILES
-from kg.model import KnowledgeGraph
+from kg.export.extractions import extraction_line
+from kg.export.outputs import BLOCK_FILES, EXTRACTIONS, N_TRIPLES, VOID
+from kg.export.writer import ExportWriter
+from kg.model import Extraction, KnowledgeGraph
+from kg.rdf import block_ntriples, shared_rdf, void_description
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: the exports made of paper blocks
 FILES = BLOCK_FILES
@@ -170,3 +180,80 @@ def _well_formed(blocks: object) -> bool:
         )
         for block in blocks.values()
     )
+
+
+def write_rdf(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, extractor: str, version: str
+) -> tuple[Path, Layout, int]:
+    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
+    last build's kg.nt (only the other papers' blocks are made: `kg.rdf.shared_rdf`); the
+    N-Triples' temporary, its layout and how many triples it holds."""
+    keys = block_keys(kg)
+    reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
+    rdf, papers = shared_rdf(kg, extractor)
+    for p in kg.papers:
+        if p.id not in reuse:
+            papers.add(rdf, p)
+    counts = rdf.counts()
+    before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
+    for n, types in before.values():
+        counts.add(n, types)
+    writer.write(VOID, void_description(counts, version).serialize(format="turtle"))
+    made = {block.id: block for block in rdf.blocks}
+    order = ("", *(p.id for p in kg.papers))
+    copy = blocks.reader(N_TRIPLES.file, keys)
+
+    def chunks(paper: str) -> Iterable[bytes]:
+        if paper not in reuse:
+            return block_ntriples(made[paper])
+        data = copy(paper)
+        if data is None:
+            raise ValueError(f"block {paper} is reused but no bytes were given")
+        return (data,)
+
+    spans: list[tuple[int, int]] = []
+    nt = writer.stream(N_TRIPLES.file, lambda handle: spans.extend(_write(handle, order, chunks)))
+    for paper, span in zip(order, spans, strict=True):
+        if paper:
+            block = made.get(paper)
+            n, types = before[paper] if block is None else (len(block.lines), block.types)
+            blocks.remember(keys[paper], {N_TRIPLES.file: span}, n, types)
+    blocks.reused = len(reuse)
+    log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
+    return nt, Layout(order, keys, tuple(spans)), counts.triples
+
+
+def write_jsonl(
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, layout: Layout
+) -> None:
+    """Write extractions.jsonl, copying the lines of papers that did not change."""
+    copy = blocks.reader(EXTRACTIONS, layout.keys)
+    keys: dict[tuple[str, str], str] | None = None  # made once a line is not copied
+
+    def chunks(ex: Extraction) -> Iterable[bytes]:
+        nonlocal keys
+        line = copy(ex.paper.id)
+        if line is None:
+            keys = kg.entity_key_of() if keys is None else keys
+            line = extraction_line(ex, keys)
+        return (line,)
+
+    spans: list[tuple[int, int]] = []
+    writer.stream(EXTRACTIONS, lambda handle: spans.extend(_write(handle, kg.extractions, chunks)))
+    for ex, span in zip(kg.extractions, spans, strict=True):
+        blocks.remember(layout.keys[ex.paper.id], {EXTRACTIONS: span})
+
+
+def _write(
+    handle: BinaryIO, order: Iterable[T], chunks: Callable[[T], Iterable[bytes]]
+) -> list[tuple[int, int]]:
+    """Write each block's chunks in `order`; each block's byte range."""
+    spans = []
+    at = 0
+    for block in order:
+        start = at
+        for data in chunks(block):
+            handle.write(data)
+            at += len(data)
+        spans.append((start, at))
+    return spans

@@ -1,5 +1,5 @@
 """What the last build into an exports directory wrote, and from what: the memos that let a
-rebuild keep what did not change (pages: `kg.export.views.memo`; paper blocks of the RDF and JSON
+rebuild keep what did not change (pages: `kg.builder.pages`; paper blocks of the RDF and JSON
 Lines exports: `kg.builder.blocks`).
 
 A memo is a JSON file in the cache directory, one per exports directory and kind, written

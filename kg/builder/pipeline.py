@@ -15,16 +15,16 @@ from pathlib import Path
 import networkx as nx
 
 from kg import __version__
-from kg.builder.blocks import BlockMemo, Layout, block_keys
+from kg.builder.blocks import BlockMemo, Layout, write_jsonl, write_rdf
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
+from kg.builder.pages import PageMemo, draw_all
 from kg.errors import ExportError, KgError
 from kg.export.convert import Conversion, ConversionError, Target
-from kg.export.extractions import write_extractions
 from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
-from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, VOID, listed
-from kg.export.views import PageMemo, draw_all, render_views
+from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
+from kg.export.views import render_views
 from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
@@ -33,7 +33,6 @@ from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
-from kg.rdf import to_rdf, void_description, write_ntriples
 
 log = logging.getLogger(__name__)
 
@@ -272,11 +271,11 @@ def _write_exports(
     graphml = Forked(partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph)))
     try:
         with _stage("RDF", progress):
-            nt, layout, triples = _write_rdf(kg, writer, blocks)
+            nt, layout, triples = write_rdf(kg, writer, blocks, EXTRACTOR_VERSION, __version__)
         if rdf_formats == "all":
             _start_conversions(nt, layout, writer, blocks, conversions)
         with _stage(EXTRACTIONS, progress):
-            _write_extractions(kg, writer, blocks, layout)
+            write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
             _write_views(kg, graph, writer, memo, views, progress)
         with _stage(_BACKGROUND, progress):
@@ -331,42 +330,3 @@ def _write_views(
         progress("views", done, len(pages))
     html = sum(name.endswith(".html") for name, _ in pages)
     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
-
-
-def _write_rdf(
-    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo
-) -> tuple[Path, Layout, int]:
-    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
-    last build's kg.nt; the N-Triples' temporary, its layout and how many triples it holds."""
-    keys = block_keys(kg)
-    reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
-    rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
-    counts = rdf.counts()
-    before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
-    for n, types in before.values():
-        counts.add(n, types)
-    writer.write(VOID, void_description(counts, __version__).serialize(format="turtle"))
-    spans: list[tuple[int, int]] = []
-    copy = blocks.reader(N_TRIPLES.file, keys)
-    nt = writer.stream(
-        N_TRIPLES.file, lambda handle: spans.extend(write_ntriples(rdf, handle, copy))
-    )
-    for block, span in zip(rdf.blocks, spans, strict=True):
-        if block.id:
-            n, types = before[block.id] if block.reused else (len(block.lines), block.types)
-            blocks.remember(keys[block.id], {N_TRIPLES.file: span}, n, types)
-    blocks.reused = len(reuse)
-    log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
-    layout = Layout(tuple(block.id for block in rdf.blocks), keys, tuple(spans))
-    return nt, layout, counts.triples
-
-
-def _write_extractions(
-    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, layout: Layout
-) -> None:
-    """Write extractions.jsonl, copying the lines of papers that did not change."""
-    reused = blocks.reader(EXTRACTIONS, layout.keys)
-    spans: dict[str, tuple[int, int]] = {}
-    writer.stream(EXTRACTIONS, lambda handle: spans.update(write_extractions(kg, handle, reused)))
-    for paper, span in spans.items():
-        blocks.remember(layout.keys[paper], {EXTRACTIONS: span})

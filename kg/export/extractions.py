@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import BinaryIO
 
 from kg.model import Extraction, KnowledgeGraph
@@ -65,26 +65,22 @@ def extractions_jsonl(kg: KnowledgeGraph) -> str:
     return buffer.getvalue().decode("utf-8")
 
 
-def write_extractions(
-    kg: KnowledgeGraph,
-    handle: BinaryIO,
-    reused: Callable[[str], bytes | None] = lambda paper: None,
-) -> dict[str, tuple[int, int]]:
-    """Write extractions.jsonl, one record per abstract in input order; a paper for which
-    `reused` gives the last build's line (`kg.builder.blocks`) gets that line.
+def extraction_line(ex: Extraction, keys: Mapping[tuple[str, str], str]) -> bytes:
+    """One paper's line of extractions.jsonl (`keys`: `KnowledgeGraph.entity_key_of`)."""
+    return (json.dumps(extraction_record(ex, keys), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def write_extractions(kg: KnowledgeGraph, handle: BinaryIO) -> dict[str, tuple[int, int]]:
+    """Write extractions.jsonl, one record per abstract in input order.
 
     Returns:
         Each paper's byte range in the file, by paper id.
     """
-    keys: dict[tuple[str, str], str] | None = None  # made once a line is not reused
+    keys = kg.entity_key_of()
     spans = {}
     at = 0
     for ex in kg.extractions:
-        line = reused(ex.paper.id)
-        if line is None:
-            keys = kg.entity_key_of() if keys is None else keys
-            record = json.dumps(extraction_record(ex, keys), ensure_ascii=False)
-            line = (record + "\n").encode("utf-8")
+        line = extraction_line(ex, keys)
         handle.write(line)
         spans[ex.paper.id] = (at, at + len(line))
         at += len(line)

@@ -15,22 +15,24 @@ description of an export).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Container, Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from kg.lexicon import Concept, default_lexicon
-from kg.links import links
-from kg.model import Assertion, KnowledgeGraph, LinkedResult, Mention, RelationType
+from kg.links import Links, links
+from kg.model import Assertion, KnowledgeGraph, LinkedResult, Mention, Paper, RelationType
 from kg.rdf import terms as t
 from kg.rdf.entities import add_entity, add_families, add_relation
 from kg.rdf.iris import agent_nt, collection_iri, entity_nt, paper_nt
 from kg.rdf.papers import add_assertion, add_collections, add_links, add_mention, add_paper
 from kg.rdf.results import add_result
-from kg.rdf.syntax import iri, literal, ntriples, write_ntriples
+from kg.rdf.syntax import block_ntriples, iri, literal, ntriples, write_ntriples
 from kg.rdf.triples import Block, Counts, Triple, Triples, new_graph
 from kg.rdf.void import void_description
 
 __all__ = [
     "Block",
+    "block_ntriples",
     "Counts",
     "Triple",
     "Triples",
@@ -39,6 +41,8 @@ __all__ = [
     "literal",
     "new_graph",
     "ntriples",
+    "PaperBlocks",
+    "shared_rdf",
     "to_rdf",
     "void_description",
     "write_ntriples",
@@ -46,11 +50,7 @@ __all__ = [
 
 
 def to_rdf(
-    kg: KnowledgeGraph,
-    extractor: str,
-    lexicon: tuple[Concept, ...] | None = None,
-    *,
-    reuse: Container[str] = frozenset(),
+    kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None
 ) -> Triples:
     """Papers, entities, mentions, assertions with provenance, and results as RDF.
 
@@ -60,13 +60,24 @@ def to_rdf(
         lexicon: the concepts entities were linked to (default: the bundled lexicon); the
             families above a used entity are written too, so that `kg:variantOf*` reaches
             the top of its family (every Qwen model is a variant of entity:qwen).
-        reuse: ids of papers whose blocks the last build wrote and this one reuses: their
-            blocks are left empty, marked `reused`.
 
     Returns:
         The `Triples`, whose terms the ontology (ontology/kg.ttl) defines; `.graph()` gives
         an rdflib graph.
     """
+    graph, papers = shared_rdf(kg, extractor, lexicon)
+    for p in kg.papers:
+        papers.add(graph, p)
+    return graph
+
+
+def shared_rdf(
+    kg: KnowledgeGraph, extractor: str, lexicon: tuple[Concept, ...] | None = None
+) -> tuple[Triples, PaperBlocks]:
+    """The block of what papers share (the extractor, collections, entities and the
+    relations between them), and what makes each paper's block (`PaperBlocks.add`).
+    `to_rdf` adds every paper's block; a caller may add only some (see `to_rdf` for the
+    arguments)."""
     graph = Triples()
     agent = agent_nt(extractor)
     graph.add_nt(agent, t.A, t.EXTRACTOR)
@@ -89,19 +100,31 @@ def to_rdf(
     results: dict[str, list[LinkedResult]] = defaultdict(list)
     for r in kg.results:
         results[r.paper].append(r)
-    for p in kg.papers:
-        graph.new_block(p.id, reused=p.id in reuse)
-        if p.id in reuse:
-            continue
+    return graph, PaperBlocks(agent, mentions, assertions, results, found)
+
+
+@dataclass(frozen=True)
+class PaperBlocks:
+    """What each paper's block is made from, gathered once over the linked graph."""
+
+    agent: str  #: the extractor's IRI in N-Triples syntax
+    mentions: Mapping[str, list[tuple[Mention, str]]]  #: by paper: mention, entity key
+    assertions: Mapping[str, list[Assertion]]
+    results: Mapping[str, list[LinkedResult]]
+    found: Mapping[str, Links]  #: the code and project links of each abstract
+
+    def add(self, graph: Triples, p: Paper) -> None:
+        """Add the block of paper `p` to `graph`: the paper, its links, mentions,
+        assertions and results."""
+        graph.new_block(p.id)
         add_paper(graph, p)
-        add_links(graph, paper_nt(p.id), found[p.id])
-        for m, key in mentions[p.id]:
+        add_links(graph, paper_nt(p.id), self.found[p.id])
+        for m, key in self.mentions.get(p.id, ()):
             add_mention(graph, p, m, key)
-        for a in assertions[p.id]:
-            add_assertion(graph, p, a, agent)
-        for r in results[p.id]:
-            add_result(graph, p, r, agent)
-    return graph
+        for a in self.assertions.get(p.id, ()):
+            add_assertion(graph, p, a, self.agent)
+        for r in self.results.get(p.id, ()):
+            add_result(graph, p, r, self.agent)
 
 
 def sole_proposers(assertions: Iterable[Assertion]) -> dict[str, str]:

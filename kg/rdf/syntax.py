@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, BinaryIO
 
 from rdflib import XSD, Literal, URIRef
 
 if TYPE_CHECKING:
-    from kg.rdf.triples import Triples
+    from kg.rdf.triples import Block, Triples
 
 Term = URIRef | Literal
 
@@ -69,11 +69,16 @@ def ntriples(graph: Triples) -> str:
     return "".join(line + "\n" for line in graph.lines())
 
 
-def write_ntriples(
-    graph: Triples, handle: BinaryIO, reused: Callable[[str], bytes | None] | None = None
-) -> list[tuple[int, int]]:
+def block_ntriples(block: Block) -> Iterator[bytes]:
+    """One block as N-Triples, sorted, in UTF-8 chunks of up to 10,000 lines."""
+    lines = sorted(block.lines)
+    for i in range(0, len(lines), 10_000):
+        yield ("\n".join(lines[i : i + 10_000]) + "\n").encode("utf-8")
+
+
+def write_ntriples(graph: Triples, handle: BinaryIO) -> list[tuple[int, int]]:
     """Write the triples as N-Triples (see `Triples` for the order), in UTF-8, a chunk at a
-    time; a block marked reused is written as `reused(paper id)` gives it.
+    time.
 
     Returns:
         Each block's byte range in the file, in the order of `graph.blocks`.
@@ -81,18 +86,8 @@ def write_ntriples(
     ranges = []
     at = 0
     for block in graph.blocks:
-        if block.reused:
-            data = reused(block.id) if reused is not None else None
-            if data is None:
-                raise ValueError(f"block {block.id} is reused but no bytes were given")
-            handle.write(data)
-            ranges.append((at, at + len(data)))
-            at += len(data)
-            continue
         start = at
-        lines = sorted(block.lines)
-        for i in range(0, len(lines), 10_000):
-            data = ("\n".join(lines[i : i + 10_000]) + "\n").encode("utf-8")
+        for data in block_ntriples(block):
             handle.write(data)
             at += len(data)
         ranges.append((start, at))

@@ -26,8 +26,6 @@ class Block:
     lines: set[str] = field(default_factory=set)
     #: typed subjects by class IRI (a subject is in one block only)
     types: Counter[str] = field(default_factory=Counter)
-    #: left out of this build's triples: its bytes are the last build's (`kg.builder.blocks`)
-    reused: bool = False
 
 
 @dataclass
@@ -44,7 +42,7 @@ class Counts:
         return self.classes[_ENTITY_CLASS]
 
     def add(self, triples: int, classes: Mapping[str, int]) -> None:
-        """Count a block of the last build's."""
+        """Count a block that is not among the triples held (one a rebuild copies)."""
         self.triples += triples
         self.classes.update(classes)
 
@@ -69,10 +67,9 @@ class Triples:
         self.blocks: list[Block] = [Block("")]
         self._block = self.blocks[0]
 
-    def new_block(self, block: str, reused: bool = False) -> None:
-        """Start the block of paper `block`: triples added from now on go there; a block
-        `reused` from the last build gets none."""
-        self._block = Block(block, reused=reused)
+    def new_block(self, block: str) -> None:
+        """Start the block of paper `block`: triples added from now on go there."""
+        self._block = Block(block)
         self.blocks.append(self._block)
 
     def add(self, triple: Triple) -> None:
@@ -95,7 +92,7 @@ class Triples:
         return sum(len(block.lines) for block in self.blocks)
 
     def counts(self) -> Counts:
-        """The counts of the triples held (not of reused blocks)."""
+        """The counts of the triples held."""
         counts = Counts(len(self), Counter())
         for block in self.blocks:
             counts.classes.update(block.types)

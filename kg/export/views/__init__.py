@@ -1,12 +1,12 @@
 """Interactive HTML views: the overview, a page per paper, per entity in two or more
 papers and per benchmark with a result (its leaderboard). pyvis assembles what each draws,
 kg's template renders it, vis-network and the pages' own script ship once in lib/, and
-every page opens from disk with no network. A rebuild draws again only the pages whose
-view changed (`kg.export.views.memo`)."""
+every page opens from disk with no network. A page's `View` has a digest of all it shows,
+by which a rebuild draws again only the pages whose view changed (`kg.builder.pages`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from functools import partial
 
 import networkx as nx
@@ -14,21 +14,17 @@ import networkx as nx
 from kg import graph_schema as schema
 from kg.export.views.data import COLOURS, page_of, vis_library
 from kg.export.views.leaderboard import board_page, boards, leaderboard_view
-from kg.export.views.memo import PageMemo
 from kg.export.views.overview import overview_view
 from kg.export.views.pages import Site, View, entity_view, paper_view
 from kg.export.views.trends import has_trends, trends_page
 from kg.graph import entity_node
 from kg.model import KnowledgeGraph
-from kg.processes import can_fork, fork_map
 
 __all__ = [
     "COLOURS",
     "VIEWS",
-    "PageMemo",
+    "Page",
     "View",
-    "draw",
-    "draw_all",
     "render_views",
     "vis_library",
 ]
@@ -38,8 +34,6 @@ VIEWS = ("all", "overview", "none")
 
 #: a page's path under exports/ and what gathers its view (or gives a file as it is)
 Page = tuple[str, Callable[[], View | bytes]]
-#: a page's digest (None for a file given as it is) and content (None: the file is current)
-Drawn = tuple[str | None, bytes | None]
 
 
 def render_views(
@@ -83,40 +77,3 @@ def render_views(
 def _as_is(data: bytes) -> bytes:
     """A file that needs no rendering (vis-network)."""
     return data
-
-
-def draw(name: str, page: Callable[[], View | bytes], memo: PageMemo) -> Drawn:
-    """The page `name`: its view's digest (None for a file given as it is) and its content,
-    or None for content when the file in the exports is already what the view draws
-    (`memo`): gathering a view costs a fifth of drawing it."""
-    view = page()
-    if not isinstance(view, View):
-        return None, view
-    digest = view.digest()
-    if memo.current(name, digest):
-        return digest, None
-    return digest, view.render().encode("utf-8")
-
-
-def draw_all(
-    pages: Sequence[Page], memo: PageMemo, workers: int = 1
-) -> Iterator[tuple[str, bytes | None]]:
-    """Each page's name and content, in order (None: keep the file as it is), drawn in this
-    process or, with `workers` > 1 where processes can fork, in that many worker
-    processes, which inherit the graph instead of receiving it. Remembers each digest in
-    `memo`."""
-    if workers > 1 and can_fork():
-        drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, memo), len(pages), workers)
-    else:
-        drawn = (draw(name, page, memo) for name, page in pages)
-    for (name, _), (digest, content) in zip(pages, drawn, strict=True):
-        if digest is not None:
-            memo.remember(name, digest, kept=content is None)
-        yield name, content
-
-
-def _draw_index(shared: tuple[Sequence[Page], PageMemo], index: int) -> Drawn:
-    """Run in a worker (`kg.processes.fork_map`): draw page `index` of the pages it inherited."""
-    pages, memo = shared
-    name, page = pages[index]
-    return draw(name, page, memo)

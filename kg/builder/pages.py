@@ -1,5 +1,6 @@
 """Which pages the last build wrote, and from what: a rebuild redraws only the pages whose
-view changed.
+view changed. The views (`kg.export.views`) give each page's `View`; drawing them, here or
+in forked workers, and keeping those that did not change is this layer's.
 
 A page is kept as it is when its view has the digest it had in the last build into the same
 exports directory (`View.digest`: everything the page shows) and the memo is to be trusted
@@ -9,9 +10,15 @@ all, and the page is drawn again.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from kg.builder import memo
+from kg.export.views import Page, View
+from kg.processes import can_fork, fork_map
+
+#: a page's digest (None for a file given as it is) and content (None: the file is current)
+Drawn = tuple[str | None, bytes | None]
 
 
 class PageMemo:
@@ -56,3 +63,40 @@ class PageMemo:
             if stamp is not None:
                 pages[name] = [digest, *stamp]
         memo.save(self.path, {"pages": pages})
+
+
+def draw(name: str, page: Callable[[], View | bytes], before: PageMemo) -> Drawn:
+    """The page `name`: its view's digest (None for a file given as it is) and its content,
+    or None for content when the file in the exports is already what the view draws
+    (`before`): gathering a view costs a fifth of drawing it."""
+    view = page()
+    if not isinstance(view, View):
+        return None, view
+    digest = view.digest()
+    if before.current(name, digest):
+        return digest, None
+    return digest, view.render().encode("utf-8")
+
+
+def draw_all(
+    pages: Sequence[Page], before: PageMemo, workers: int = 1
+) -> Iterator[tuple[str, bytes | None]]:
+    """Each page's name and content, in order (None: keep the file as it is), drawn in this
+    process or, with `workers` > 1 where processes can fork, in that many worker
+    processes, which inherit the graph instead of receiving it. Remembers each digest in
+    `before`."""
+    if workers > 1 and can_fork():
+        drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, before), len(pages), workers)
+    else:
+        drawn = (draw(name, page, before) for name, page in pages)
+    for (name, _), (digest, content) in zip(pages, drawn, strict=True):
+        if digest is not None:
+            before.remember(name, digest, kept=content is None)
+        yield name, content
+
+
+def _draw_index(shared: tuple[Sequence[Page], PageMemo], index: int) -> Drawn:
+    """Run in a worker (`kg.processes.fork_map`): draw page `index` of the pages it inherited."""
+    pages, before = shared
+    name, page = pages[index]
+    return draw(name, page, before)
