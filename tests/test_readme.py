@@ -58,3 +58,33 @@ def test_the_readme_shows_the_summary_of_building_the_seeds(runner, tmp_path, mo
     result = runner.invoke(main, ["build", str(ROOT / "seeds"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert result.stdout.replace(f"{out}/", "exports/") == shown.group(1)
+
+
+def _drawn_tree() -> set[str]:
+    """The paths under kg/ that the tree of "How it works" names ("builder/pipeline.py")."""
+    section = README.split("## How it works\n", 1)[1]
+    tree = section.split("```", 2)[1].split("\nkg/\n", 1)[1]
+    named: set[str] = set()
+    folder = ""
+    for line in tree.splitlines():
+        words = re.findall(r"[\w.]+/|\w+\.py", re.sub(r"\([^)]*\)", "", line))
+        if line[:1] in "├└" and words:  # a folder followed by its modules, or not
+            opens = words[0].endswith("/") and len(words) > 1 and words[1].endswith(".py")
+            folder = words.pop(0) if opens else ""
+        named.update(folder + word for word in words)
+    return named
+
+
+def test_the_readme_draws_the_tree_kg_has():
+    named = _drawn_tree()
+    kg = ROOT / "kg"
+    assert {"builder/pipeline.py", "export/outputs.py", "query/sparql.py", "rdf/"} <= named
+    assert not [name for name in named if not (kg / name).exists()]  # nothing it lacks
+    modules = {
+        path.relative_to(kg).as_posix()
+        for folder in ("", "builder/", "export/", "query/", "serve/", "evaluate/")
+        for path in (kg / folder).glob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+    }
+    assert modules - named == set()  # every module of the top level and of the build,
+    # export, query, serve and evaluate folders is drawn (the stages' folders by name)
