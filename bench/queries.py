@@ -22,7 +22,8 @@ from corpus import papers  # noqa: E402
 from kg.extract import EXTRACTOR_VERSION, extract  # noqa: E402
 from kg.link import link  # noqa: E402
 from kg.query.library import bundled_queries, resolve  # noqa: E402
-from kg.query.sparql import load_graph, load_store, run_query  # noqa: E402
+from kg.query.load import load_graph, load_store  # noqa: E402
+from kg.query.sparql import run_query  # noqa: E402
 from kg.rdf import ntriples, to_rdf  # noqa: E402
 
 FALLBACK = {

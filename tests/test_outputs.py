@@ -11,7 +11,7 @@ from rdflib import Graph
 
 import kg.builder.blocks
 import kg.builder.pipeline
-import kg.query.sparql
+import kg.query.load
 from kg.export.convert import convert_blocks
 from kg.export.outputs import (
     BLOCK_FILES,
@@ -52,8 +52,8 @@ def test_each_converted_syntax_is_written_by_the_converter(built, syntax):
 
 
 def test_the_lists_are_derived_from_the_registry():
-    assert kg.query.sparql.EXPORTS == ("kg.ttl", "kg.nt", "kg.jsonld")  # the order a query prefers
-    assert kg.query.sparql.RDF_SUFFIXES == {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
+    assert kg.query.load.EXPORTS == ("kg.ttl", "kg.nt", "kg.jsonld")  # the order a query prefers
+    assert kg.query.load.RDF_SUFFIXES == {".ttl": "turtle", ".nt": "nt", ".jsonld": "json-ld"}
     assert (
         kg.builder.blocks.FILES
         == BLOCK_FILES

@@ -12,7 +12,8 @@ from kg.cli import main
 from kg.errors import InputError, QueryError
 from kg.names import fold
 from kg.query.library import bundled_queries, find_query, prepare_query, resolve
-from kg.query.sparql import load_graph, load_store, run_query
+from kg.query.load import load_graph, load_store
+from kg.query.sparql import run_query
 
 QUERIES = [q.name for q in bundled_queries()]
 
@@ -222,7 +223,7 @@ def test_queries_have_a_timeout_by_default(runner):
 
 def test_broken_turtle_is_named_with_its_line_and_whole_reason(tmp_path):
     from kg.errors import InputError
-    from kg.query.sparql import parse_graph
+    from kg.query.load import parse_graph
 
     bad = tmp_path / "bad.ttl"
     bad.write_text('@prefix ex: <http://e/> .\nex:a ex:b ex:c .\nex:a ex:b "open .\n', "utf-8")

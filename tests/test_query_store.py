@@ -7,7 +7,8 @@ import shutil
 
 from conftest import ROOT
 
-from kg.query.sparql import load_store, rdf_files, run_query
+from kg.query.load import load_store, rdf_files
+from kg.query.sparql import run_query
 from kg.query.store import KEEP, open_store, stores_dir, write_store
 
 QUERY = "SELECT ?s ?p ?o WHERE { ?s ?p ?o }"

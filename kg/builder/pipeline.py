@@ -173,7 +173,7 @@ STORE_UP_TO = 500_000
 def _store_for_queries(out: Path, cache_dir: Path | None, progress: Progress) -> None:
     """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
     at once (kg/query/store.py). The exports are in place: a failure here only warns."""
-    from kg.query.sparql import rdf_files
+    from kg.query.load import rdf_files
     from kg.query.store import write_store
 
     files = rdf_files([out])

@@ -2,7 +2,7 @@
 
 Every list of them is derived from here: the build's conversions (`kg.builder.pipeline`),
 the files made of paper blocks (`kg.builder.blocks`), the converter's output format
-(`kg.export.convert`), which file a query reads and how it parses it (`kg.query.sparql`), and
+(`kg.export.convert`), which file a query reads and how it parses it (`kg.query.load`), and
 the `--rdf` choices.
 
 A new RDF syntax is one `RdfSyntax` in `RDF_SYNTAXES`: Oxigraph converts kg.nt into it (with

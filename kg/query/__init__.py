@@ -1,4 +1,5 @@
-"""The query side: SPARQL over the exports with Oxigraph or rdflib (`sparql`), the stores
-kept for it (`store`), the bundled library and its parameters (`library`), the answer's
-formats (`answers`), and the looks into a built graph: `stats`, `validate`, `explain`.
+"""The query side: the exports loaded (`load`), SPARQL over them with Oxigraph or rdflib
+(`sparql`), the stores kept for it (`store`), the bundled library and its parameters
+(`library`), the answer's formats (`answers`), and the looks into a built graph: `stats`,
+`validate`, `explain`.
 """

@@ -12,7 +12,7 @@ from rdflib.namespace import SKOS
 from kg.errors import InputError
 from kg.names import entity_key, fold
 from kg.namespaces import ENTITY, KG, OA
-from kg.query.sparql import graph_file, parse_graph
+from kg.query.load import graph_file, parse_graph
 
 _TYPES = {str(KG[t]) for t in ("Method", "Model", "Dataset", "Benchmark", "Task", "Metric")}
 

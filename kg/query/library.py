@@ -18,7 +18,8 @@ from kg.errors import QueryError
 from kg.names import fold
 from kg.namespaces import PAPER, PREFIXES
 from kg.processes import TimedOutError, run_timed
-from kg.query.sparql import Answer, Term, load_graph, load_store, read_query, run_query
+from kg.query.load import load_graph, load_store
+from kg.query.sparql import Answer, Term, read_query, run_query
 from kg.resources import queries_dir
 
 #: an absolute IRI given without angle brackets: https://w3id.org/kg-ml/id/entity/math500

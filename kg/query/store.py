@@ -77,14 +77,14 @@ def open_store(files: Sequence[Path]) -> Any | None:
 
 def load_into(store: Any, files: Sequence[Path]) -> None:
     """Bulk-load `files` (Turtle, N-Triples or JSON-LD by suffix) into `store`, each into
-    its graph (`kg.query.sparql.graph_of`: the ontology and VoID into named graphs).
+    its graph (`kg.query.load.graph_of`: the ontology and VoID into named graphs).
 
     Raises:
         InputError: a file is not valid RDF.
     """
     import pyoxigraph as ox
 
-    from kg.query.sparql import graph_of
+    from kg.query.load import graph_of
 
     formats = _formats()
     for file in files:

@@ -10,8 +10,8 @@ from rdflib.namespace import SH
 
 from kg.errors import InputError
 from kg.namespaces import PREFIXES
+from kg.query.load import RDF_SUFFIXES, graph_file
 from kg.query.rdf_errors import syntax_reason
-from kg.query.sparql import RDF_SUFFIXES, graph_file
 from kg.resources import ontology_dir
 
 

@@ -210,7 +210,7 @@ def _remove(tmp: Path, lock: int | None) -> None:
 
 def _load(binary: str, export: Path, store: Path) -> None:
     """The export into the default graph, the ontology into a named graph of its own
-    (as `kg.query.sparql.graph_of` does): a COUNT over the default graph is the export's
+    (as `kg.query.load.graph_of` does): a COUNT over the default graph is the export's
     `void:triples`."""
     ontology = ontology_dir() / "kg.ttl"
     for file, graph in ((export, []), (ontology, ["--graph", str(ONTOLOGY)])):
