@@ -19,6 +19,7 @@ from kg.builder.blocks import BlockMemo, Layout, block_keys
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.errors import ExportError, KgError
+from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.extractions import write_extractions
 from kg.export.graphml import write_graphml
@@ -84,6 +85,7 @@ class BuildSummary:
     cached: int = 0  #: extractions reused from the cache
     pages_kept: int = 0  #: pages left as the last build wrote them (their view is the same)
     blocks_reused: int = 0  #: papers whose RDF and JSON Lines the last build wrote
+    left_out: tuple[str, ...] = ()  #: copies of the graph not written (`--rdf`)
 
     @property
     def entities(self) -> int:
@@ -103,7 +105,7 @@ def build(
     scheduler: str | None = None,
     cache: bool = True,
     cache_dir: Path | None = None,
-    rdf_formats: str = "all",
+    rdf_formats: str = "auto",
     force: bool = False,
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
@@ -122,8 +124,9 @@ def build(
         cache: reuse extractions of abstracts already read by this extractor version, and
             keep the pages whose view did not change since the last build into `out`.
         cache_dir: where the cache lives (default: `kg.builder.cache.default_cache_dir()`).
-        rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
-            fastest and leanest for large graphs bound for a triple store).
+        rdf_formats: which copies of the graph to write (`kg.export.outputs.selected`):
+            "auto" (kg.ttl, kg.nt, kg.jsonld and kg.graphml up to `EVERY_COPY_UP_TO`
+            triples, kg.ttl alone above), "all", or a comma list ("nt", "turtle,graphml").
         force: write into `out` even though it holds files no earlier build wrote there
             (files of the names kg writes are replaced; no other file is removed).
 
@@ -136,6 +139,7 @@ def build(
             `out` holds files kg did not write (checked first) and not `force`.
     """
     claim(out, force)  # before the work, not after it
+    outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
     with _collector_paused():
         papers = _read(inputs, fmt, strict, progress)
@@ -144,14 +148,16 @@ def build(
         kg, graph = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
-            triples = _write_exports(kg, graph, writer, memo, blocks, views, rdf_formats, progress)
+            triples, files = _write_exports(
+                kg, graph, writer, memo, blocks, views, rdf_formats, progress
+            )
             start = time.perf_counter()
             written = writer.commit()
-        memo.save()
-        blocks.save()
+            memo.save()
+            blocks.save(writer.aside)  # kg.nt when it is no export: aside, in the cache
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if cache and triples <= STORE_UP_TO:
-            _store_for_queries(out, cache_dir, progress)
+            _store_for_queries(out, cache_dir, progress, blocks.kept_aside(N_TRIPLES.file))
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -162,6 +168,7 @@ def build(
         cached=cached,
         pages_kept=memo.kept,
         blocks_reused=blocks.reused,
+        left_out=tuple(e.file for e in outputs.COPIES.values() if e.file not in files),
     )
 
 
@@ -169,18 +176,24 @@ def build(
 #: take 1 s and 0.3 GB more; 1.3 M (25,000 abstracts) would take 8 s and 1.3 GB, more than
 #: loading the files at each query saves
 STORE_UP_TO = 500_000
+#: `--rdf auto` writes every copy of the graph (kg.ttl, kg.nt, kg.jsonld, kg.graphml) up to
+#: this many triples, kg.ttl alone above: the copies were 74 MB of ICML 2024's 107 (221,000
+#: triples, 28x its input); ~1,000 abstracts keep them all in ~35 MB, the seeds (4,400) too
+EVERY_COPY_UP_TO = 100_000
 
 
-def _store_for_queries(out: Path, cache_dir: Path | None, progress: Progress) -> None:
+def _store_for_queries(
+    out: Path, cache_dir: Path | None, progress: Progress, aside: Path | None
+) -> None:
     """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
-    at once (kg/query/store.py). The exports are in place: a failure here only warns."""
+    at once (kg/query/store.py), loaded from kg.nt (an export, or `aside`) where there is
+    one: it loads fastest. The exports are in place: a failure here only warns."""
     from kg.query.sparql import rdf_files
     from kg.query.store import write_store
 
     files = rdf_files([out])
-    faster = [
-        out / "kg.nt" if f == out / "kg.ttl" and (out / "kg.nt").is_file() else f for f in files
-    ]
+    nt = next((f for f in (out / N_TRIPLES.file, aside) if f is not None and f.is_file()), None)
+    faster = [nt if f == out / "kg.ttl" and nt is not None else f for f in files]
     with _stage("store", progress):
         try:
             write_store(files, faster, cache_dir)
@@ -258,8 +271,9 @@ def _write_exports(
     views: str,
     rdf_formats: str,
     progress: Progress,
-) -> int:
-    """Step 5: every export to its temporary (`writer`); how many triples the graph holds.
+) -> tuple[int, frozenset[str]]:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds
+    and which copies of it were written (`rdf_formats`).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
     abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
@@ -269,18 +283,21 @@ def _write_exports(
         ExportError: an export cannot be written (a child failed).
     """
     conversions: list[tuple[str, Conversion]] = []
-    graphml = Forked(partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph)))
+    graphml: Forked | None = None
     try:
         with _stage("RDF", progress):
-            nt, layout, triples = _write_rdf(kg, writer, blocks)
-        if rdf_formats == "all":
-            _start_conversions(nt, layout, writer, blocks, conversions)
+            nt, layout, triples, files = _write_rdf(kg, writer, blocks, rdf_formats)
+        if GRAPHML in files:
+            produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
+            graphml = Forked(produce)
+        _start_conversions(nt, layout, writer, blocks, conversions, files)
         with _stage(EXTRACTIONS, progress):
             _write_extractions(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
             _write_views(kg, graph, writer, memo, views, progress)
         with _stage(_BACKGROUND, progress):
-            graphml.wait()
+            if graphml is not None:
+                graphml.wait()
             for name, conversion in conversions:
                 layout.remember(blocks, name, conversion.wait()[0])
     except (ConversionError, ForkedError) as error:
@@ -288,11 +305,12 @@ def _write_exports(
             f"{error}: cannot write the exports; the previous exports are unchanged"
         ) from None
     finally:
-        graphml.cancel()
+        if graphml is not None:
+            graphml.cancel()
         for _, conversion in conversions:
             conversion.cancel()
         blocks.close()
-    return triples
+    return triples, files
 
 
 def _start_conversions(
@@ -301,11 +319,15 @@ def _start_conversions(
     writer: ExportWriter,
     blocks: BlockMemo,
     started: list[tuple[str, Conversion]],
+    files: frozenset[str],
 ) -> None:
-    """Start converting the N-Triples `nt` into each syntax of `CONVERTED`, adding each
-    conversion to `started` as it starts (so that a failure cancels those already started)."""
+    """Start converting the N-Triples `nt` into each syntax of `CONVERTED` among `files`,
+    adding each conversion to `started` as it starts (so that a failure cancels those
+    already started)."""
     for syntax in CONVERTED:
         name = syntax.file
+        if name not in files:
+            continue
         target = Target(
             syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
         )
@@ -334,10 +356,12 @@ def _write_views(
 
 
 def _write_rdf(
-    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo
-) -> tuple[Path, Layout, int]:
-    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
-    last build's kg.nt; the N-Triples' temporary, its layout and how many triples it holds."""
+    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, rdf_formats: str
+) -> tuple[Path, Layout, int, frozenset[str]]:
+    """Write kg.nt (an export, else aside: `ExportWriter.aside`) and void.ttl, copying the
+    blocks of papers that did not change from the last build's kg.nt; the N-Triples'
+    temporary, its layout, how many triples it holds and the copies of the graph to write
+    (`rdf_formats`, by the count)."""
     keys = block_keys(kg)
     reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
     rdf = to_rdf(kg, EXTRACTOR_VERSION, reuse=reuse)
@@ -346,11 +370,11 @@ def _write_rdf(
     for n, types in before.values():
         counts.add(n, types)
     writer.write(VOID, void_description(counts, __version__).serialize(format="turtle"))
+    files = outputs.selected(rdf_formats, small=counts.triples <= EVERY_COPY_UP_TO)
     spans: list[tuple[int, int]] = []
     copy = blocks.reader(N_TRIPLES.file, keys)
-    nt = writer.stream(
-        N_TRIPLES.file, lambda handle: spans.extend(write_ntriples(rdf, handle, copy))
-    )
+    produce, aside = partial(write_ntriples, rdf, reused=copy), N_TRIPLES.file not in files
+    nt = writer.stream(N_TRIPLES.file, lambda handle: spans.extend(produce(handle)), aside)
     for block, span in zip(rdf.blocks, spans, strict=True):
         if block.id:
             n, types = before[block.id] if block.reused else (len(block.lines), block.types)
@@ -358,7 +382,7 @@ def _write_rdf(
     blocks.reused = len(reuse)
     log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
     layout = Layout(tuple(block.id for block in rdf.blocks), keys, tuple(spans))
-    return nt, layout, counts.triples
+    return nt, layout, counts.triples, files
 
 
 def _write_extractions(
