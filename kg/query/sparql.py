@@ -19,7 +19,7 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.plugins.sparql import prepareQuery
 
 from kg.errors import InputError, QueryError
-from kg.export.outputs import RDF_SYNTAXES, VOID, by_suffix, listed
+from kg.export.outputs import RDF_SYNTAXES, VOID, by_suffix, graph_in, listed
 from kg.namespaces import DATASET, ONTOLOGY, PREFIXES
 from kg.query.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
@@ -72,7 +72,7 @@ def graph_file(exports: Path) -> Path:
         InputError: there is no such file, or the directory holds no graph.
     """
     if exports.is_dir():
-        found = next((exports / n for n in EXPORTS if (exports / n).is_file()), None)
+        found = graph_in(exports)
         if found is None:
             raise InputError(exports, f"holds no {_ANY_GRAPH}; run `kg build` first")
         return found
