@@ -313,3 +313,4 @@ def test_a_failed_lean_build_leaves_the_exports_and_kg_nt_aside(source, tmp_path
     assert aside(cache) == [nt] and (nt.read_bytes(), nt.stat().st_mtime_ns) == kept
     monkeypatch.undo()
     assert build([source], out, cache_dir=cache, views="none", rdf_formats="turtle").blocks_reused
+    assert kg.builder.memo.clear_memos(cache) == 1 and not aside(cache)  # kg cache clear
