@@ -70,6 +70,15 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def lean(tmp_path_factory) -> Path:
+    """exports/ of a build of seeds/ with one copy of the graph, kg.ttl (`--rdf turtle`:
+    what a large graph gets by default), no kg.nt, kg.jsonld or kg.graphml."""
+    out = tmp_path_factory.mktemp("lean")
+    build([SEEDS], out, rdf_formats="turtle")
+    return out
+
+
 @pytest.fixture
 def runner() -> CliRunner:
     """A click runner that keeps stderr apart from stdout."""

@@ -248,7 +248,10 @@ def test_stats(exports, runner, tmp_path):
     assert result.exit_code == 0
     assert f"papers: {SEED_PAPERS}" in result.stdout and "most mentioned entities" in result.stdout
     missing = runner.invoke(main, ["stats", str(tmp_path)])
-    assert missing.exit_code == 2 and "kg.graphml: no such file" in missing.stderr
+    assert missing.exit_code == 2 and "holds no kg.graphml, kg.ttl" in missing.stderr
+    assert "run `kg build` first" in missing.stderr
+    gone = runner.invoke(main, ["stats", str(tmp_path / "kg.graphml")])
+    assert gone.exit_code == 2 and "kg.graphml: no such file" in gone.stderr
 
 
 def test_extract_prints_scorer_records(runner, tmp_path):
@@ -359,3 +362,51 @@ def test_ctrl_c_says_what_it_left_for_the_command_it_stopped(runner, monkeypatch
     monkeypatch.setattr(kg.query.library, "prepare_query", interrupted)
     stopped = runner.invoke(main, ["query", "most-used-benchmarks", str(ROOT / "exports")])
     assert stopped.exit_code == 130 and "exports" not in stopped.stderr
+
+
+def test_build_says_what_it_left_out_and_how_to_get_it(runner, tmp_path):
+    out = tmp_path / "lean"
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(out), "--rdf", "turtle"])
+    assert result.exit_code == 0, result.output
+    left = [line for line in result.stdout.splitlines() if line.startswith("left out:")]
+    assert left == [
+        "left out:  kg.nt, kg.jsonld and kg.graphml, the same graph again (--rdf all writes them)"
+    ]
+    assert "kg.ttl" in result.stdout and not (out / "kg.nt").exists()
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"), [("graphml", "names no RDF syntax"), ("xml", "unknown xml")]
+)
+def test_build_refuses_a_bad_rdf_choice(runner, tmp_path, spec, reason):
+    result = runner.invoke(main, ["build", str(SEEDS), "-o", str(tmp_path), "--rdf", spec])
+    assert result.exit_code == 2 and reason in result.stderr and "--rdf" in result.stderr
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_build_help_names_the_threshold_and_the_choices(runner):
+    from kg.builder.pipeline import EVERY_COPY_UP_TO
+
+    text = " ".join(runner.invoke(main, ["build", "--help"]).stdout.split())
+    assert f"auto (every one up to {EVERY_COPY_UP_TO:,} triples, kg.ttl alone above)" in text
+    assert f"Of a graph over {EVERY_COPY_UP_TO:,} triples" in text
+    assert "graphml (kg.graphml)" in text
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["query", "most-used-benchmarks"],
+        ["query", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"],
+        ["stats"],
+        ["validate"],
+        ["explain", "MATH-500"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_every_reader_works_from_the_lean_exports(runner, built, lean, command):
+    """kg.ttl alone (no kg.nt, kg.jsonld or kg.graphml) answers as every copy does."""
+    every = runner.invoke(main, [*command, str(built)])
+    alone = runner.invoke(main, [*command, str(lean)])
+    assert every.exit_code == alone.exit_code == 0, alone.output
+    assert alone.stdout.replace(str(lean), "") == every.stdout.replace(str(built), "")

@@ -72,3 +72,29 @@ def test_push_to_nothing_is_a_clear_error(runner, built):
     assert result.exit_code == 2
     assert "cannot reach" in result.stderr and "is the store running?" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_serve_and_push_work_from_the_lean_exports(oxigraph, built, lean, runner):
+    """kg.ttl alone (`kg build --rdf turtle`): served and pushed as Turtle, every triple."""
+    expected = sum(1 for line in (built / "kg.nt").open() if line.strip())
+    served = start_server(lean, port=free_port())
+    try:
+        assert count(served.query_url) == expected
+    finally:
+        served.stop()
+    store = start_server(None, port=free_port())
+    try:
+        graph = "https://example.org/lean"
+        result = runner.invoke(
+            main, ["push", str(lean), "--endpoint", store.store_url, "--graph", graph]
+        )
+        assert result.exit_code == 0, result.output
+        assert f"pushed {expected} triples" in result.stdout
+        assert count(store.query_url, graph) == expected
+    finally:
+        store.stop()
+
+
+def test_serve_without_a_graph_names_what_it_looks_for(runner, tmp_path):
+    result = runner.invoke(main, ["push", str(tmp_path), "--endpoint", "http://127.0.0.1:1/s"])
+    assert result.exit_code == 2 and "holds no kg.ttl, kg.nt or kg.jsonld" in result.stderr

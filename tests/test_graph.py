@@ -28,3 +28,10 @@ def test_stats_counts_match_the_graph(built):
     assert len(result.top_entities) == 3
     counts = [papers for _, _, papers in result.top_entities]
     assert counts == sorted(counts, reverse=True)
+
+
+def test_stats_of_the_rdf_graph_equal_those_of_graphml(built, lean):
+    """Without kg.graphml (`--rdf turtle`), the counts come from kg.ttl, the same."""
+    assert not (lean / "kg.graphml").exists()
+    assert stats(lean, top=50) == stats(built, top=50)
+    assert stats(built / "kg.ttl", top=5) == stats(built, top=5)

@@ -60,3 +60,30 @@ def test_a_graph_over_the_limit_is_not_stored(tmp_path, monkeypatch):
     out = tmp_path / "exports"
     build([ROOT / "seeds"], out, views="none")
     assert open_store(rdf_files([out])) is None
+
+
+def test_a_lean_build_stores_its_graph_loaded_from_kg_nt_aside(tmp_path, monkeypatch):
+    """No kg.nt among the exports: the store is loaded from the copy kept aside in the
+    cache (the fastest to load), and holds what kg.ttl does."""
+    import pyoxigraph as ox
+
+    import kg.query.store
+    from kg.builder.pipeline import build
+    from kg.query.store import load_into
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    loaded = []
+
+    def spy(store, files):
+        loaded.append([f.name for f in files])
+        load_into(store, files)
+
+    monkeypatch.setattr(kg.query.store, "load_into", spy)
+    out = tmp_path / "exports"
+    build([ROOT / "seeds"], out, views="none", rdf_formats="turtle")
+    [aside] = (tmp_path / "cache" / "blocks").glob("*.kg.nt")
+    assert not (out / "kg.nt").exists() and loaded == [[aside.name, "void.ttl", "kg.ttl"]]
+    stored = open_store(rdf_files([out]))
+    memory = ox.Store()
+    load_into(memory, rdf_files([out]))
+    assert stored is not None and len(stored) == len(memory) > 4_000

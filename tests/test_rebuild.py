@@ -18,9 +18,11 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 import kg.builder.memo
+import kg.builder.pipeline
 from kg.builder.blocks import block_keys
 from kg.builder.pages import PageMemo, draw_all
 from kg.builder.pipeline import build
+from kg.errors import ExportError
 from kg.export.convert import convert_blocks
 from kg.export.views import render_views, vis_library
 from kg.export.views.pages import Site, paper_view
@@ -260,3 +262,56 @@ def test_blocks_converted_or_copied_give_the_same_file(fmt):
     whole = Graph().parse(data=nt.decode(), format="nt")
     parsed = Graph().parse(data=first.getvalue().decode(), format=fmt.replace("jsonld", "json-ld"))
     assert isomorphic(parsed, whole)
+
+
+def aside(cache):
+    """kg.nt kept in the cache beside the memo by a build that did not export it."""
+    return sorted((cache / "blocks").glob("*.kg.nt"))
+
+
+@pytest.mark.parametrize("change", [change_last_and_add_one, remove_last])
+def test_a_lean_rebuild_copies_from_kg_nt_aside_and_equals_a_clean_build(source, tmp_path, change):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache, views="none", rdf_formats="turtle")
+    assert not (out / "kg.nt").exists() and len(aside(cache)) == 1
+    edit(source, change)
+    assert build([source], out, cache_dir=cache, views="none", rdf_formats="turtle").blocks_reused
+    build([source], tmp_path / "clean", cache=False, views="none", rdf_formats="turtle")
+    assert files(out) == files(tmp_path / "clean")  # no temporary left either
+    build([source], tmp_path / "nt", cache=False, views="none", rdf_formats="nt")
+    assert aside(cache)[0].read_bytes() == (tmp_path / "nt" / "kg.nt").read_bytes()
+
+
+def test_a_rebuild_between_lean_and_every_copy_equals_a_clean_build(source, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache, views="none", rdf_formats="turtle")
+    edit(source, change_last_and_add_one)
+    assert build([source], out, cache_dir=cache, views="none", rdf_formats="all").blocks_reused
+    assert not aside(cache)  # kg.nt is an export again: the copy aside is gone
+    build([source], tmp_path / "all", cache=False, views="none", rdf_formats="all")
+    assert files(out) == files(tmp_path / "all")
+    edit(source, remove_last)
+    assert build([source], out, cache_dir=cache, views="none", rdf_formats="turtle").blocks_reused
+    assert not (out / "kg.nt").exists() and aside(cache)
+    build([source], tmp_path / "lean", cache=False, views="none", rdf_formats="turtle")
+    assert files(out) == files(tmp_path / "lean")
+
+
+def test_a_failed_lean_build_leaves_the_exports_and_kg_nt_aside(source, tmp_path, monkeypatch):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache, views="none", rdf_formats="turtle")
+    before, [nt] = files(out), aside(cache)
+    kept = (nt.read_bytes(), nt.stat().st_mtime_ns)
+    edit(source, change_last_and_add_one)
+
+    def fail(*args):
+        raise ExportError("disk on fire")
+
+    monkeypatch.setattr(kg.builder.pipeline, "_write_extractions", fail)
+    with pytest.raises(ExportError, match="disk on fire"):
+        build([source], out, cache_dir=cache, views="none", rdf_formats="turtle")
+    assert files(out) == before  # no temporary left, kg.nt aside as it was
+    assert aside(cache) == [nt] and (nt.read_bytes(), nt.stat().st_mtime_ns) == kept
+    monkeypatch.undo()
+    assert build([source], out, cache_dir=cache, views="none", rdf_formats="turtle").blocks_reused
+    assert kg.builder.memo.clear_memos(cache) == 1 and not aside(cache)  # kg cache clear

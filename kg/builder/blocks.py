@@ -10,6 +10,11 @@ extractor, which the memo's fingerprint covers (`kg.builder.memo`). So a paper w
 `block_keys` digest has the same bytes, and a rebuild copies them from the last build's
 files instead of making, sorting and converting them again. The shared block is made anew
 by every build: one abstract can change any entity.
+
+kg.nt is what the others are converted from and what a rebuild copies blocks from, so a
+build that does not export it (`kg build --rdf`) still writes it, as a temporary beside the
+exports that `BlockMemo.save` moves into the cache beside the memo (`kept_aside`), or
+removes without a cache.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import mmap
+import shutil
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +38,8 @@ from kg.rdf import block_ntriples, shared_rdf, void_description
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 #: the exports made of paper blocks
 FILES = BLOCK_FILES
@@ -61,11 +69,16 @@ class BlockMemo:
         self.out = out
         data = memo.load(path)
         files, blocks = data.get("files", {}), data.get("blocks", {})
+        aside = data.get("aside", [])
+        #: where the last build left each of its files (an export, or aside in the cache)
+        self._was = {
+            name: (self.kept_aside(name) if name in aside else None) or out / name for name in FILES
+        }
         #: the files as the last build left them, which blocks may be copied from
         self.valid = {
             name
             for name, stamp in (files.items() if isinstance(files, dict) else ())
-            if name in FILES and memo.stamp(out / name) == stamp
+            if name in FILES and memo.stamp(self._was[name]) == stamp
         }
         self._before: dict[str, dict] = blocks if self.valid and _well_formed(blocks) else {}
         self._classes: list[str] = data.get("classes", []) if self._before else []
@@ -77,6 +90,11 @@ class BlockMemo:
     def in_cache(cls, cache_dir: Path, out: Path) -> BlockMemo:
         """The memo of the exports directory `out`, kept under `cache_dir`."""
         return cls(memo.memo_path(cache_dir, "blocks", out), out)
+
+    def kept_aside(self, name: str) -> Path | None:
+        """Where a file of blocks that is not an export is kept between builds (beside the
+        memo), or None without a cache."""
+        return None if self.path is None else self.path.with_name(f"{self.path.stem}.{name}")
 
     def where(self, key: str, name: str) -> tuple[int, int] | None:
         """The byte range of block `key` in the last build's file `name`, if it can be
@@ -100,7 +118,7 @@ class BlockMemo:
             if span is None:
                 return None
             if name not in self._maps:
-                with open(self.out / name, "rb") as handle:
+                with open(self._was[name], "rb") as handle:
                     self._maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
             return self._maps[name][span[0] : span[1]]
 
@@ -125,10 +143,13 @@ class BlockMemo:
             mapped.close()
         self._maps = {}
 
-    def save(self) -> None:
-        """Remember this build's blocks, once its files are in place (after the commit)."""
+    def save(self, aside: Mapping[str, Path]) -> None:
+        """Remember this build's blocks, once its files are in place (after the commit);
+        keep its files of blocks that are no export (`aside`: their temporaries, from
+        `kg.export.writer.ExportWriter.aside`) in the cache, or remove them without one."""
         self.close()
-        files = {name: memo.stamp(self.out / name) for name in FILES}
+        now = {name: self._keep(name, aside.get(name)) for name in FILES}
+        files = {name: memo.stamp(path) for name, path in now.items() if path is not None}
         classes = sorted({c for block in self._now.values() for c in block.get("types", ())})
         index = {c: i for i, c in enumerate(classes)}
         blocks = {
@@ -143,10 +164,33 @@ class BlockMemo:
             self.path,
             {
                 "files": {name: stamp for name, stamp in files.items() if stamp is not None},
+                "aside": sorted(name for name in aside if now[name] is not None),
                 "classes": classes,
                 "blocks": blocks,
             },
         )
+
+    def _keep(self, name: str, tmp: Path | None) -> Path | None:
+        """Where this build's file `name` now is: an export, or its temporary `tmp` moved
+        aside into the cache (the last build's copy aside goes, once it is not this
+        build's); None when it is neither."""
+        kept = self.kept_aside(name)
+        if tmp is None:
+            if kept is not None:
+                kept.unlink(missing_ok=True)
+            return self.out / name
+        if kept is None:
+            tmp.unlink(missing_ok=True)
+            return None
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(tmp, kept)  # a rename, or a copy where the cache is on another disk
+        except OSError as error:
+            tmp.unlink(missing_ok=True)
+            kept.unlink(missing_ok=True)
+            log.warning("%s: cannot keep %s (%s)", kept, name, error.strerror)
+            return None
+        return kept
 
 
 @dataclass(frozen=True)
@@ -183,11 +227,17 @@ def _well_formed(blocks: object) -> bool:
 
 
 def write_rdf(
-    kg: KnowledgeGraph, writer: ExportWriter, blocks: BlockMemo, extractor: str, version: str
-) -> tuple[Path, Layout, int]:
-    """Write kg.nt and void.ttl, copying the blocks of papers that did not change from the
-    last build's kg.nt (only the other papers' blocks are made: `kg.rdf.shared_rdf`); the
-    N-Triples' temporary, its layout and how many triples it holds."""
+    kg: KnowledgeGraph,
+    writer: ExportWriter,
+    blocks: BlockMemo,
+    extractor: str,
+    version: str,
+    copies: Callable[[int], frozenset[str]],
+) -> tuple[Path, Layout, int, frozenset[str]]:
+    """Write kg.nt (an export, else aside: `ExportWriter.aside`) and void.ttl, copying the
+    blocks of papers that did not change from the last build's kg.nt (only the other papers'
+    blocks are made: `kg.rdf.shared_rdf`); the N-Triples' temporary, its layout, how many
+    triples it holds and the copies of the graph to write (`copies` of that count)."""
     keys = block_keys(kg)
     reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
     rdf, papers = shared_rdf(kg, extractor)
@@ -199,6 +249,7 @@ def write_rdf(
     for n, types in before.values():
         counts.add(n, types)
     writer.write(VOID, void_description(counts, version).serialize(format="turtle"))
+    files = copies(counts.triples)
     made = {block.id: block for block in rdf.blocks}
     order = ("", *(p.id for p in kg.papers))
     copy = blocks.reader(N_TRIPLES.file, keys)
@@ -212,7 +263,11 @@ def write_rdf(
         return (data,)
 
     spans: list[tuple[int, int]] = []
-    nt = writer.stream(N_TRIPLES.file, lambda handle: spans.extend(_write(handle, order, chunks)))
+    nt = writer.stream(
+        N_TRIPLES.file,
+        lambda handle: spans.extend(_write(handle, order, chunks)),
+        N_TRIPLES.file not in files,
+    )
     for paper, span in zip(order, spans, strict=True):
         if paper:
             block = made.get(paper)
@@ -220,7 +275,7 @@ def write_rdf(
             blocks.remember(keys[paper], {N_TRIPLES.file: span}, n, types)
     blocks.reused = len(reuse)
     log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
-    return nt, Layout(order, keys, tuple(spans)), counts.triples
+    return nt, Layout(order, keys, tuple(spans)), counts.triples, files
 
 
 def write_jsonl(

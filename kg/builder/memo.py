@@ -63,11 +63,14 @@ def remembered(cache_dir: Path) -> int:
 
 
 def clear_memos(cache_dir: Path) -> int:
-    """Forget every memo (the next build writes everything afresh); how many exports
+    """Forget every memo (the next build writes everything afresh), and the files kept
+    beside them (kg.nt when it is no export: `kg.builder.blocks`); how many exports
     directories they described."""
     count = remembered(cache_dir)
-    for path in memo_files(cache_dir):
-        path.unlink(missing_ok=True)
+    for kind in ("pages", "blocks"):
+        for path in (cache_dir / kind).glob("*") if (cache_dir / kind).is_dir() else ():
+            if path.is_file():
+                path.unlink(missing_ok=True)
     return count
 
 

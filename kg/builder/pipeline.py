@@ -20,10 +20,11 @@ from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
 from kg.errors import ExportError, KgError
+from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
-from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
+from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, listed
 from kg.export.views import render_views
 from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
@@ -83,6 +84,7 @@ class BuildSummary:
     cached: int = 0  #: extractions reused from the cache
     pages_kept: int = 0  #: pages left as the last build wrote them (their view is the same)
     blocks_reused: int = 0  #: papers whose RDF and JSON Lines the last build wrote
+    left_out: tuple[str, ...] = ()  #: copies of the graph not written (`--rdf`)
 
     @property
     def entities(self) -> int:
@@ -102,7 +104,7 @@ def build(
     scheduler: str | None = None,
     cache: bool = True,
     cache_dir: Path | None = None,
-    rdf_formats: str = "all",
+    rdf_formats: str = "auto",
     force: bool = False,
 ) -> BuildSummary:
     """Read abstracts from `inputs` and write the knowledge graph's exports into `out`.
@@ -121,8 +123,9 @@ def build(
         cache: reuse extractions of abstracts already read by this extractor version, and
             keep the pages whose view did not change since the last build into `out`.
         cache_dir: where the cache lives (default: `kg.builder.cache.default_cache_dir()`).
-        rdf_formats: "all" (kg.nt, kg.ttl, kg.jsonld) or "nt" (N-Triples only, the
-            fastest and leanest for large graphs bound for a triple store).
+        rdf_formats: which copies of the graph to write (`kg.export.outputs.selected`):
+            "auto" (kg.ttl, kg.nt, kg.jsonld and kg.graphml up to `EVERY_COPY_UP_TO`
+            triples, kg.ttl alone above), "all", or a comma list ("nt", "turtle,graphml").
         force: write into `out` even though it holds files no earlier build wrote there
             (files of the names kg writes are replaced; no other file is removed).
 
@@ -135,6 +138,7 @@ def build(
             `out` holds files kg did not write (checked first) and not `force`.
     """
     claim(out, force)  # before the work, not after it
+    outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
     with _collector_paused():
         papers = _read(inputs, fmt, strict, progress)
@@ -143,14 +147,16 @@ def build(
         kg, graph = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
-            triples = _write_exports(kg, graph, writer, memo, blocks, views, rdf_formats, progress)
+            triples, files = _write_exports(
+                kg, graph, writer, memo, blocks, views, rdf_formats, progress
+            )
             start = time.perf_counter()
             written = writer.commit()
-        memo.save()
-        blocks.save()
+            memo.save()
+            blocks.save(writer.aside)  # kg.nt when it is no export: aside, in the cache
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if cache and triples <= STORE_UP_TO:
-            _store_for_queries(out, cache_dir, progress)
+            _store_for_queries(out, cache_dir, progress, blocks.kept_aside(N_TRIPLES.file))
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -161,6 +167,7 @@ def build(
         cached=cached,
         pages_kept=memo.kept,
         blocks_reused=blocks.reused,
+        left_out=tuple(e.file for e in outputs.COPIES.values() if e.file not in files),
     )
 
 
@@ -168,18 +175,24 @@ def build(
 #: take 1 s and 0.3 GB more; 1.3 M (25,000 abstracts) would take 8 s and 1.3 GB, more than
 #: loading the files at each query saves
 STORE_UP_TO = 500_000
+#: `--rdf auto` writes every copy of the graph (kg.ttl, kg.nt, kg.jsonld, kg.graphml) up to
+#: this many triples, kg.ttl alone above: the copies were 74 MB of ICML 2024's 107 (221,000
+#: triples, 28x its input); ~1,000 abstracts keep them all in ~35 MB, the seeds (4,400) too
+EVERY_COPY_UP_TO = 100_000
 
 
-def _store_for_queries(out: Path, cache_dir: Path | None, progress: Progress) -> None:
+def _store_for_queries(
+    out: Path, cache_dir: Path | None, progress: Progress, aside: Path | None
+) -> None:
     """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
-    at once (kg/query/store.py). The exports are in place: a failure here only warns."""
+    at once (kg/query/store.py), loaded from kg.nt (an export, or `aside`) where there is
+    one: it loads fastest. The exports are in place: a failure here only warns."""
     from kg.query.load import rdf_files
     from kg.query.store import write_store
 
     files = rdf_files([out])
-    faster = [
-        out / "kg.nt" if f == out / "kg.ttl" and (out / "kg.nt").is_file() else f for f in files
-    ]
+    nt = next((f for f in (out / N_TRIPLES.file, aside) if f is not None and f.is_file()), None)
+    faster = [nt if f == out / "kg.ttl" and nt is not None else f for f in files]
     with _stage("store", progress):
         try:
             write_store(files, faster, cache_dir)
@@ -257,8 +270,9 @@ def _write_exports(
     views: str,
     rdf_formats: str,
     progress: Progress,
-) -> int:
-    """Step 5: every export to its temporary (`writer`); how many triples the graph holds.
+) -> tuple[int, frozenset[str]]:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds
+    and which copies of it were written (`rdf_formats`).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
     abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
@@ -268,18 +282,23 @@ def _write_exports(
         ExportError: an export cannot be written (a child failed).
     """
     conversions: list[tuple[str, Conversion]] = []
-    graphml = Forked(partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph)))
+    graphml: Forked | None = None
     try:
         with _stage("RDF", progress):
-            nt, layout, triples = write_rdf(kg, writer, blocks, EXTRACTOR_VERSION, __version__)
-        if rdf_formats == "all":
-            _start_conversions(nt, layout, writer, blocks, conversions)
+            nt, layout, triples, files = write_rdf(
+                kg, writer, blocks, EXTRACTOR_VERSION, __version__, _copies(rdf_formats)
+            )
+        if GRAPHML in files:
+            produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
+            graphml = Forked(produce)
+        _start_conversions(nt, layout, writer, blocks, conversions, files)
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
             _write_views(kg, graph, writer, memo, views, progress)
         with _stage(_BACKGROUND, progress):
-            graphml.wait()
+            if graphml is not None:
+                graphml.wait()
             for name, conversion in conversions:
                 layout.remember(blocks, name, conversion.wait()[0])
     except (ConversionError, ForkedError) as error:
@@ -287,11 +306,12 @@ def _write_exports(
             f"{error}: cannot write the exports; the previous exports are unchanged"
         ) from None
     finally:
-        graphml.cancel()
+        if graphml is not None:
+            graphml.cancel()
         for _, conversion in conversions:
             conversion.cancel()
         blocks.close()
-    return triples
+    return triples, files
 
 
 def _start_conversions(
@@ -300,11 +320,15 @@ def _start_conversions(
     writer: ExportWriter,
     blocks: BlockMemo,
     started: list[tuple[str, Conversion]],
+    files: frozenset[str],
 ) -> None:
-    """Start converting the N-Triples `nt` into each syntax of `CONVERTED`, adding each
-    conversion to `started` as it starts (so that a failure cancels those already started)."""
+    """Start converting the N-Triples `nt` into each syntax of `CONVERTED` among `files`,
+    adding each conversion to `started` as it starts (so that a failure cancels those
+    already started)."""
     for syntax in CONVERTED:
         name = syntax.file
+        if name not in files:
+            continue
         target = Target(
             syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
         )
@@ -330,3 +354,8 @@ def _write_views(
         progress("views", done, len(pages))
     html = sum(name.endswith(".html") for name, _ in pages)
     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
+
+
+def _copies(rdf_formats: str) -> Callable[[int], frozenset[str]]:
+    """The copies of the graph `--rdf rdf_formats` writes, given how many triples it holds."""
+    return lambda triples: outputs.selected(rdf_formats, small=triples <= EVERY_COPY_UP_TO)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kg.cli.app import F, handle_errors, input_options, main
-from kg.export.outputs import RDF_CHOICES
+from kg.export.outputs import COPIES, RDF_CHOICES, listed, parse_choice
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -55,10 +55,14 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
     click.option(
         "--rdf",
         "rdf_formats",
-        type=click.Choice(RDF_CHOICES),
-        default="all",
+        metavar="|".join(RDF_CHOICES[:2]) + "|LIST",
+        callback=lambda ctx, param, value: _rdf_choice(value),
+        default="auto",
         show_default=True,
-        help="RDF exports: all (kg.nt, kg.ttl, kg.jsonld) or nt only (large graphs).",
+        help="Copies of the graph: auto (every one up to 100,000 triples, kg.ttl alone "
+        "above), all, or a comma list of "
+        + listed([f"{name} ({e.file})" for name, e in COPIES.items()])
+        + ", with at least one RDF syntax.",
     ),
     click.option(
         "--no-cache",
@@ -72,6 +76,15 @@ _RUN_OPTIONS: list[Callable[[Any], Any]] = [
         "names kg writes are replaced; no other file is removed).",
     ),
 ]
+
+
+def _rdf_choice(value: str) -> str:
+    """`--rdf` checked (`kg.export.outputs.parse_choice`), as given."""
+    try:
+        parse_choice(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+    return value
 
 
 def _options(options: list[Callable[[Any], Any]]) -> Callable[[F], F]:
@@ -119,20 +132,23 @@ def build(
 
     Writes kg.ttl, kg.nt, kg.jsonld and void.ttl (RDF), kg.graphml (NetworkX),
     extractions.jsonl (per-abstract extractions with offsets) and the HTML views
-    (index.html: open it in a browser, no network needed). Every file is written to a
-    temporary file and renamed, so a failed build leaves the previous exports whole. OUT
-    keeps a manifest of what kg wrote there (.kg-manifest): files the last build wrote and
-    this one did not (pages of papers no longer read) are removed, no other file is. A
-    directory that holds files but no manifest is refused unless --force. Extractions are
-    cached by abstract, and the cache remembers how kg drew OUT: a rebuild extracts only
-    the abstracts that changed, copies the RDF of papers that did not change and draws
-    only the pages that changed (--no-cache, `kg cache clear`).
+    (index.html: open it in a browser, no network needed). Of a graph over 100,000 triples
+    (about 1,000 abstracts) it writes one copy, kg.ttl, and not kg.nt, kg.jsonld or
+    kg.graphml, which are the same graph again (--rdf all writes them). Every file is
+    written to a temporary file and renamed, so a failed build leaves the previous exports
+    whole. OUT keeps a manifest of what kg wrote there (.kg-manifest): files the last build
+    wrote and this one did not (pages of papers no longer read) are removed, no other file
+    is. A directory that holds files but no manifest is refused unless --force. Extractions
+    are cached by abstract, and the cache remembers how kg drew OUT: a rebuild extracts only
+    the abstracts that changed, copies the RDF of papers that did not change and draws only
+    the pages that changed (--no-cache, `kg cache clear`).
 
     \b
     Examples:
       kg build
       kg build papers.jsonl --out /tmp/graph
       kg build icml2024.csv --views overview
+      kg build icml2024.csv --rdf turtle,nt
     """
     from kg.builder.pipeline import build as run_build
 
@@ -166,6 +182,11 @@ def _summary(summary: BuildSummary, out: Path) -> str:
         f"triples:   {summary.triples}",
         f"wrote:     {_files(summary.files, out)}",
     ]
+    if summary.left_out:
+        lines.append(
+            f"left out:  {listed(list(summary.left_out))}, the same graph again "
+            "(--rdf all writes them)"
+        )
     if summary.pages_kept or summary.blocks_reused:
         lines.append(
             f"kept:      {summary.pages_kept} pages and {summary.blocks_reused} papers' RDF "

@@ -19,7 +19,7 @@ def stats(exports: Path, top: int) -> None:
 
     \b
     Example:
-      kg stats            # reads exports/kg.graphml
+      kg stats            # reads exports/kg.graphml, else exports/kg.ttl
       kg stats /tmp/graph --top 20
     """
     from kg.query.stats import stats as run_stats

@@ -51,10 +51,10 @@ def serve(
 ) -> None:
     """Serve the exports as a SPARQL 1.1 endpoint (Oxigraph), read-only by default.
 
-    Loads kg.nt and the ontology into a fresh store and answers the SPARQL 1.1 Protocol at
-    /query (/update with --writable) and the Graph Store Protocol at /store, on 127.0.0.1
-    unless --host says otherwise, until Ctrl-C, SIGTERM or SIGHUP, or until the process
-    that started it ends; then the store is removed.
+    Loads the graph (kg.nt, else kg.ttl or kg.jsonld) and the ontology into a fresh store
+    and answers the SPARQL 1.1 Protocol at /query (/update with --writable) and the Graph
+    Store Protocol at /store, on 127.0.0.1 unless --host says otherwise, until Ctrl-C,
+    SIGTERM or SIGHUP, or until the process that started it ends; then the store is removed.
 
     Refused with HTTP 403: a Host header that is not this server (DNS rebinding: the
     loopback names, the --host, the --allow-host names); a POST, PUT or DELETE from a web
@@ -109,8 +109,8 @@ def push(exports: Path, endpoint: str, graph_iri: str | None) -> None:
     """Send the graph to a SPARQL 1.1 store, replacing one named graph (HTTP PUT).
 
     Works with any store that speaks the Graph Store HTTP Protocol: Oxigraph, Apache Jena
-    Fuseki, GraphDB, Virtuoso, QLever. A rebuild pushed again replaces the graph; nothing is
-    duplicated.
+    Fuseki, GraphDB, Virtuoso, QLever. Sends kg.nt, else kg.ttl or kg.jsonld (`kg build
+    --rdf`). A rebuild pushed again replaces the graph; nothing is duplicated.
 
     \b
     Example:

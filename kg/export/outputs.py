@@ -3,7 +3,7 @@
 Every list of them is derived from here: the build's conversions (`kg.builder.pipeline`),
 the files made of paper blocks (`kg.builder.blocks`), the converter's output format
 (`kg.export.convert`), which file a query reads and how it parses it (`kg.query.load`), and
-the `--rdf` choices.
+the `--rdf` choices and which of the graph's copies a build writes (`selected`).
 
 A new RDF syntax is one `RdfSyntax` in `RDF_SYNTAXES`: Oxigraph converts kg.nt into it (with
 a framing `kg.export.convert` knows: "statements" or "graph"). A new export is one `Export`
@@ -15,7 +15,7 @@ This module imports nothing (the converter's child process need not load kg).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,6 @@ RDF_SYNTAXES: tuple[RdfSyntax, ...] = (
 N_TRIPLES = next(s for s in RDF_SYNTAXES if not s.converted)
 #: the syntaxes Oxigraph converts kg.nt into, in the order they are converted
 CONVERTED = tuple(s for s in RDF_SYNTAXES if s.converted)
-#: `--rdf`: "all" syntaxes, or only the one kg writes itself (large graphs)
-RDF_CHOICES = ("all", N_TRIPLES.name)
 
 
 def rdf_syntax(name: str) -> RdfSyntax:
@@ -87,15 +85,68 @@ class Export:
     file: str
     about: str  #: what it holds, for people
     blocks: bool = False  #: made of paper blocks that a rebuild may copy (`kg.builder.blocks`)
+    #: its name in `--rdf` when it is one more copy of the graph, which a build may leave
+    #: out (`selected`); "" when every build writes it
+    choice: str = ""
 
 
 #: the exports, in the order they are written: kg.nt, then the syntaxes converted from it
 EXPORTS: tuple[Export, ...] = (
-    *(Export(s.file, s.label, blocks=True) for s in (N_TRIPLES, *CONVERTED)),
+    *(Export(s.file, s.label, blocks=True, choice=s.name) for s in (N_TRIPLES, *CONVERTED)),
     Export("void.ttl", "VoID description of the graph"),
     Export("extractions.jsonl", "one extraction record per abstract", blocks=True),
-    Export("kg.graphml", "the NetworkX graph as GraphML"),
+    Export("kg.graphml", "the NetworkX graph as GraphML", choice="graphml"),
 )
 #: the exports made of paper blocks
 BLOCK_FILES = tuple(e.file for e in EXPORTS if e.blocks)
 VOID, EXTRACTIONS, GRAPHML = "void.ttl", "extractions.jsonl", "kg.graphml"
+
+#: the copies of the graph `--rdf` chooses among (the RDF syntaxes and GraphML), by name
+COPIES: dict[str, Export] = {e.choice: e for e in EXPORTS if e.choice}
+#: what `--rdf auto` writes of a large graph: Turtle alone, the syntax a query reads first
+#: and the most compact that every RDF tool reads (ICML 2024: 13.6 MB, where kg.nt is 37.5)
+LEAN = (RDF_SYNTAXES[0].name,)
+#: `--rdf`: "auto" (every copy of a small graph, `LEAN` of a large one), "all", or a comma
+#: list of `COPIES`
+RDF_CHOICES = ("auto", "all", *COPIES)
+
+
+def parse_choice(spec: str) -> tuple[str, ...]:
+    """The names `--rdf spec` stands for: "auto" or "all" alone, else a comma list of
+    `COPIES` naming at least one RDF syntax (queries, `kg serve` and `kg validate` read one).
+
+    Raises:
+        ValueError: with the reason, naming the choices.
+    """
+    names = tuple(dict.fromkeys(n.strip().lower() for n in spec.split(",") if n.strip()))
+    if len(names) == 1 and names[0] in RDF_CHOICES[:2]:
+        return names
+    unknown = [n for n in names if n not in COPIES]
+    if unknown or not names:
+        what = f"unknown {listed(unknown)}" if unknown else "nothing named"
+        raise ValueError(f"{what}: choose auto, all, or a comma list of {listed([*COPIES])}")
+    if not any(n in {s.name for s in RDF_SYNTAXES} for n in names):
+        syntaxes = listed([s.name for s in RDF_SYNTAXES], "or")
+        raise ValueError(f"names no RDF syntax: add {syntaxes} (queries read one)")
+    return names
+
+
+def selected(spec: str, small: bool) -> frozenset[str]:
+    """The files of `COPIES` that `--rdf spec` writes, for a graph `small` or not.
+
+    Raises:
+        ValueError: `spec` is not a choice (`parse_choice`).
+    """
+    names = parse_choice(spec)
+    if names == ("auto",):
+        names = tuple(COPIES) if small else LEAN
+    elif names == ("all",):
+        names = tuple(COPIES)
+    return frozenset(COPIES[n].file for n in names)
+
+
+def graph_in(folder: Path, first: RdfSyntax | None = None) -> Path | None:
+    """The graph an exports directory holds, in the syntax `first` when it is there, else
+    in the first of `RDF_SYNTAXES` there is; None when it holds none."""
+    order = [first] if first is not None else []
+    return next((p for s in [*order, *RDF_SYNTAXES] if (p := folder / s.file).is_file()), None)

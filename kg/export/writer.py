@@ -48,6 +48,9 @@ class ExportWriter:
         self.out = out
         self.before = claim(out, force)  #: what the last build into `out` wrote
         self.temps: list[tuple[Path, Path]] = []
+        #: files written beside the exports and not among them (`stream(aside=True)`), by
+        #: name: the caller takes them after `commit`; removed with the rest on failure
+        self.aside: dict[str, Path] = {}
         self.kept: list[Path] = []  #: targets that already held what was written
         self._swept: set[Path] = set()
         for folder in sorted({(out / name).parent for name in self.before} | {out}):
@@ -82,10 +85,11 @@ class ExportWriter:
         """Keep the export `name` as it is, as part of this build's exports (not pruned)."""
         self.kept.append(self.out / name)
 
-    def stream(self, name: str, produce: Callable[[BinaryIO], object]) -> Path:
+    def stream(self, name: str, produce: Callable[[BinaryIO], object], aside: bool = False) -> Path:
         """Let `produce` write one export into its temporary file; the temporary's path.
 
-        For large exports: nothing needs to be held in memory whole.
+        For large exports: nothing needs to be held in memory whole. With `aside` the file
+        is no export: it stays a temporary, in `self.aside`, which `commit` leaves alone.
         """
         target = self.out / name
         try:
@@ -94,7 +98,10 @@ class ExportWriter:
             fd, tmp = tempfile.mkstemp(
                 prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=target.parent
             )
-            self.temps.append((Path(tmp), target))
+            if aside:
+                self.aside[name] = Path(tmp)
+            else:
+                self.temps.append((Path(tmp), target))
             with os.fdopen(fd, "wb") as handle:
                 produce(handle)
             os.chmod(tmp, 0o644)
@@ -174,9 +181,9 @@ class ExportWriter:
 
     def abort(self) -> None:
         """Remove the temporaries; the previous exports are untouched."""
-        for tmp, _ in self.temps:
+        for tmp in [*(tmp for tmp, _ in self.temps), *self.aside.values()]:
             tmp.unlink(missing_ok=True)
-        self.temps = []
+        self.temps, self.aside = [], {}
 
 
 def _fsync_all(paths: Sequence[Path]) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from rdflib import Dataset, Graph, URIRef
 
 from kg.errors import InputError
-from kg.export.outputs import RDF_SYNTAXES, VOID, by_suffix, listed
+from kg.export.outputs import RDF_SYNTAXES, VOID, by_suffix, graph_in, listed
 from kg.namespaces import DATASET, ONTOLOGY
 from kg.query.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
@@ -31,7 +31,7 @@ def graph_file(exports: Path) -> Path:
         InputError: there is no such file, or the directory holds no graph.
     """
     if exports.is_dir():
-        found = next((exports / n for n in EXPORTS if (exports / n).is_file()), None)
+        found = graph_in(exports)
         if found is None:
             raise InputError(exports, f"holds no {_ANY_GRAPH}; run `kg build` first")
         return found

@@ -1,4 +1,9 @@
-"""Counts over the exported graph: entities by type, relations, most connected entities."""
+"""Counts over the exported graph: entities by type, relations, most connected entities.
+
+Read from kg.graphml where the exports hold it, else from the RDF graph (kg.ttl: `kg build
+--rdf` leaves GraphML out of large graphs) by SPARQL, which counts the same: a test keeps
+the two equal.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,8 @@ from pathlib import Path
 import networkx as nx
 
 from kg.errors import InputError
-from kg.graph_schema import edges, entity_nodes, paper_nodes
+from kg.export.outputs import GRAPHML, RDF_SYNTAXES, graph_in, listed
+from kg.graph_schema import MENTIONS, VARIANT_OF, edges, entity_nodes, paper_nodes
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,7 @@ class Stats:
 
 def read_graph(exports: Path) -> nx.MultiDiGraph:
     """Read exports/kg.graphml."""
-    path = exports / "kg.graphml" if exports.is_dir() else exports
+    path = exports / GRAPHML if exports.is_dir() else exports
     if not path.is_file():
         raise InputError(path, "no such file; run `kg build` first")
     try:
@@ -40,7 +46,19 @@ def read_graph(exports: Path) -> nx.MultiDiGraph:
 
 
 def stats(exports: Path, top: int = 10) -> Stats:
-    """Counts by type and the `top` entities mentioned by the most papers."""
+    """Counts by type and the `top` entities mentioned by the most papers, from the
+    exports' kg.graphml, else from their RDF graph (or from the GraphML or RDF file given).
+
+    Raises:
+        InputError: there is no such file, or the directory holds neither.
+    """
+    if exports.is_dir() and not (exports / GRAPHML).is_file():
+        if graph_in(exports) is None:
+            names = listed([GRAPHML, *(s.file for s in RDF_SYNTAXES)], "or")
+            raise InputError(exports, f"holds no {names}; run `kg build` first")
+        return _rdf_stats(exports, top)
+    if exports.is_file() and exports.suffix != ".graphml":
+        return _rdf_stats(exports, top)
     graph = read_graph(exports)
     found = [d for _, d in entity_nodes(graph)]
     types = Counter(d["type"] for d in found)
@@ -69,3 +87,45 @@ def _void_triples(exports: Path) -> int | None:
         return None
     value = next(Graph().parse(path).objects(None, VOID.triples), None)
     return int(str(value)) if value is not None else None
+
+
+_PAPERS = "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }"
+_ENTITIES = """SELECT ?type ?label (COUNT(DISTINCT ?p) AS ?papers) WHERE {
+  ?e a kg:Entity, ?type ; skos:prefLabel ?label . FILTER (?type != kg:Entity)
+  OPTIONAL { ?p kg:mentions ?e } } GROUP BY ?e ?type ?label"""
+#: the graph's edges of each kind: a mention is an edge unless the paper proposes the
+#: entity (that is its edge); a family link joins two entities; a stated relation is one
+#: edge per paper that states it
+_EDGES = {
+    MENTIONS: "SELECT (COUNT(*) AS ?n) WHERE { ?p kg:mentions ?e "
+    "FILTER NOT EXISTS { ?p kg:proposes ?e } }",
+    VARIANT_OF: "SELECT (COUNT(*) AS ?n) WHERE { ?e a kg:Entity ; kg:variantOf ?b . "
+    "?b a kg:Entity }",
+}
+_STATED = """SELECT ?relation (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?h ?relation ?t ?p
+  WHERE { ?a a kg:Assertion ; rdf:subject ?h ; rdf:predicate ?relation ; rdf:object ?t ;
+  prov:wasDerivedFrom ?p } } GROUP BY ?relation"""
+
+
+def _rdf_stats(exports: Path, top: int) -> Stats:
+    """`stats` of the exports' RDF graph (the store `kg build` wrote, else the files)."""
+    from kg.query.sparql import load_store, run_query
+    from kg.rdf.terms import PREDICATES
+
+    store = load_store([exports])
+
+    def rows(query: str) -> list[list[str]]:
+        answer = run_query(query, [exports], store=store)
+        return [[term.value if term else "" for term in row] for row in answer.rows]
+
+    relation = {iri[1:-1]: r.value for r, iri in PREDICATES.items()}
+    found = [(label, kind.rsplit("#", 1)[-1], int(n)) for kind, label, n in rows(_ENTITIES)]
+    relations = Counter({name: int(rows(query)[0][0]) for name, query in _EDGES.items()})
+    relations.update({relation[iri]: int(n) for iri, n in rows(_STATED)})
+    return Stats(
+        triples=_void_triples(exports),
+        papers=int(rows(_PAPERS)[0][0]),
+        entities_by_type=dict(sorted(Counter(kind for _, kind, _ in found).items())),
+        relations_by_type=dict(sorted((k, n) for k, n in relations.items() if n)),
+        top_entities=tuple(sorted(found, key=lambda item: (-item[2], item[0]))[:top]),
+    )

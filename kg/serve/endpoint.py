@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import InputError, KgError
-from kg.export.outputs import N_TRIPLES
+from kg.export.outputs import N_TRIPLES, RDF_SYNTAXES, RdfSyntax, by_suffix, graph_in, listed
 from kg.namespaces import DATASET, ONTOLOGY
 from kg.processes import tied
 from kg.resources import ontology_dir
@@ -51,10 +51,31 @@ def _oxigraph() -> str:
 
 
 def _export(exports: Path) -> Path:
-    path = exports / N_TRIPLES.file if exports.is_dir() else exports
+    """The graph of an exports directory, in N-Triples where it is there (the fastest to
+    load), else in the syntax there is (`kg build --rdf`); or the RDF file given."""
+    path = graph_in(exports, N_TRIPLES) if exports.is_dir() else exports
+    if path is None:
+        names = listed([s.file for s in RDF_SYNTAXES], "or")
+        raise InputError(exports, f"holds no {names}; run `kg build` first")
     if not path.is_file():
         raise InputError(path, "no such file; run `kg build` first")
     return path
+
+
+def _syntax(path: Path) -> RdfSyntax:
+    """The syntax of an RDF file, by its suffix (N-Triples otherwise)."""
+    return by_suffix().get(path.suffix, N_TRIPLES)
+
+
+def _triples(path: Path, data: bytes) -> int:
+    """How many triples the file `path` (its bytes `data`) holds: a line each in N-Triples."""
+    syntax = _syntax(path)
+    if syntax == N_TRIPLES:
+        return sum(1 for line in data.splitlines() if line.strip())
+    import pyoxigraph as ox
+
+    fmt = ox.RdfFormat.from_media_type(syntax.media_type)
+    return sum(1 for _ in ox.parse(data, format=fmt))
 
 
 @dataclass
@@ -319,7 +340,8 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
     A PUT replaces the graph, so pushing a rebuild never duplicates triples.
 
     Args:
-        exports: the exports directory (its kg.nt is sent) or an N-Triples file.
+        exports: the exports directory (its kg.nt is sent, else its kg.ttl or kg.jsonld:
+            `kg build --rdf`) or an RDF file (N-Triples, Turtle or JSON-LD, by suffix).
         endpoint: the store's Graph Store Protocol URL (Oxigraph: http://host:7878/store;
             Fuseki: http://host:3030/DATASET/data).
         graph: the IRI of the named graph to replace.
@@ -339,7 +361,7 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
     separator = "&" if "?" in endpoint else "?"
     url = f"{endpoint}{separator}graph={urllib.parse.quote(graph, safe='')}"
     request = urllib.request.Request(
-        url, data=data, method="PUT", headers={"Content-Type": "application/n-triples"}
+        url, data=data, method="PUT", headers={"Content-Type": _syntax(path).media_type}
     )
     _request(request, timeout=600)
-    return sum(1 for line in data.splitlines() if line.strip())
+    return _triples(path, data)
