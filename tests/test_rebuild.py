@@ -307,7 +307,7 @@ def test_a_failed_lean_build_leaves_the_exports_and_kg_nt_aside(source, tmp_path
     def fail(*args):
         raise ExportError("disk on fire")
 
-    monkeypatch.setattr(kg.builder.pipeline, "_write_extractions", fail)
+    monkeypatch.setattr(kg.builder.pipeline, "write_jsonl", fail)
     with pytest.raises(ExportError, match="disk on fire"):
         build([source], out, cache_dir=cache, views="none", rdf_formats="turtle")
     assert files(out) == before  # no temporary left, kg.nt aside as it was
