@@ -27,7 +27,7 @@ from kg.extract import make_nlp  # noqa: E402
 from kg.extract.classifier import Models, models_from_json  # noqa: E402
 
 LABELS = ("strict", "lenient", "name", "proposed", "relation", "result")
-SETS = ("dev", "train-odd", "train-even", "train", "gsap", "pool-test")
+SETS = ("dev", "train-odd", "train-even", "train", "gsap", "seed004", "pool-test")
 
 
 def load(path: Path) -> Models:

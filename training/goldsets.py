@@ -51,18 +51,29 @@ def pool(part: str = "train") -> list[dict]:
     return out
 
 
+#: a blind helper annotation of seed 004 by GUIDELINE.md (never trained on): its halves
+#: are "seed004-odd" and "seed004-even"
+SEED004 = HERE / "annotations" / "seed004.jsonl"
+
+
+def _halves(records: list[dict], name: str) -> list[dict]:
+    """The records of the odd or even `index` when `name` ends in -odd or -even, else all."""
+    if name.endswith("-odd"):
+        return [r for r in records if r["index"] % 2 == 1]
+    if name.endswith("-even"):
+        return [r for r in records if r["index"] % 2 == 0]
+    return records
+
+
 def gold(name: str) -> list[dict]:
     """A gold set: dev, gsap, train, train-odd, train-even (by `index`), pool-train,
-    pool-test or pool."""
+    pool-test, pool, seed004, seed004-odd or seed004-even."""
     if name.startswith("pool"):
         return pool({"pool": "all", "pool-train": "train", "pool-test": "test"}[name])
     if name.startswith("train"):
-        records = read_jsonl(GOLD / "train.jsonl")
-        if name == "train-odd":
-            return [r for r in records if r["index"] % 2 == 1]
-        if name == "train-even":
-            return [r for r in records if r["index"] % 2 == 0]
-        return records
+        return _halves(read_jsonl(GOLD / "train.jsonl"), name)
+    if name.startswith("seed004"):
+        return _halves(read_jsonl(SEED004), name)
     files = {"dev": "dev.jsonl", "gsap": "gsap_abstracts.jsonl"}
     return read_jsonl(GOLD / files[name])
 
