@@ -17,6 +17,7 @@ from conftest import SEEDS, write
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
+import kg.builder.blocks
 import kg.builder.memo
 import kg.builder.pipeline
 from kg.builder.blocks import block_keys
@@ -315,3 +316,31 @@ def test_a_failed_lean_build_leaves_the_exports_and_kg_nt_aside(source, tmp_path
     monkeypatch.undo()
     assert build([source], out, cache_dir=cache, views="none", rdf_formats="turtle").blocks_reused
     assert kg.builder.memo.clear_memos(cache) == 1 and not aside(cache)  # kg cache clear
+
+
+def test_a_forced_lean_build_removes_the_copies_it_did_not_write(source, tmp_path):
+    """With no manifest to name them (exports of an older kg, `--force`), copies of the graph
+    this build leaves out go: a query, kg stats or kg serve would read them as this graph."""
+    out = tmp_path / "out"
+    build([source], out, cache=False, views="none", rdf_formats="all")
+    (out / ".kg-manifest").unlink()
+    write(out / "notes.txt", "mine")
+    edit(source, remove_last)
+    build([source], out, cache=False, views="none", rdf_formats="turtle", force=True)
+    assert not any((out / name).exists() for name in ("kg.nt", "kg.jsonld", "kg.graphml"))
+    assert (out / "kg.ttl").is_file() and (out / "notes.txt").read_text() == "mine"
+
+
+def test_the_cache_keeps_kg_nt_aside_for_the_latest_four_exports_directories(source, tmp_path):
+    cache = tmp_path / "cache"
+    for n in range(6):
+        build([source], tmp_path / f"out{n}", cache_dir=cache, views="none", rdf_formats="turtle")
+    kept = aside(cache)
+    assert len(kept) == kg.builder.blocks.KEEP_ASIDE
+    newest = kg.builder.memo.memo_path(cache, "blocks", tmp_path / "out5")
+    assert newest.with_name(f"{newest.stem}.kg.nt") in kept
+    # the directory whose copy went is built afresh: the same bytes as a clean build
+    oldest = tmp_path / "out0"
+    assert not build(
+        [source], oldest, cache_dir=cache, views="none", rdf_formats="turtle"
+    ).blocks_reused

@@ -39,8 +39,6 @@ from kg.rdf import block_ntriples, shared_rdf, void_description
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-log = logging.getLogger(__name__)
-
 #: the exports made of paper blocks
 FILES = BLOCK_FILES
 _NOWHERE: dict[str, list[int]] = {}
@@ -190,7 +188,25 @@ class BlockMemo:
             kept.unlink(missing_ok=True)
             log.warning("%s: cannot keep %s (%s)", kept, name, error.strerror)
             return None
+        _prune_aside(kept)
         return kept
+
+
+#: how many exports directories' files kept aside (kg.nt of a large graph) the cache holds:
+#: the most recently built; an older one's next build writes every block afresh
+KEEP_ASIDE = 4
+
+
+def _prune_aside(kept: Path) -> None:
+    """Remove the files kept aside like `kept` for other exports directories, but the
+    `KEEP_ASIDE` most recent (a copy is as large as the export it stands for)."""
+    others = sorted(
+        (p for p in kept.parent.glob(f"*{kept.suffix}") if p != kept and p.is_file()),
+        key=lambda p: p.stat().st_mtime_ns,
+        reverse=True,
+    )
+    for old in others[KEEP_ASIDE - 1 :]:
+        old.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

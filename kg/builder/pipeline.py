@@ -288,6 +288,8 @@ def _write_exports(
             nt, layout, triples, files = write_rdf(
                 kg, writer, blocks, EXTRACTOR_VERSION, __version__, _copies(rdf_formats)
             )
+        for left_out in sorted(set(outputs.COPIES_FILES) - files):
+            writer.leave_out(left_out)
         if GRAPHML in files:
             produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
             graphml = Forked(produce)

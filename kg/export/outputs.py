@@ -30,7 +30,7 @@ class RdfSyntax:
     #: how its blocks are joined in one file by `kg.export.convert` ("statements": Turtle's
     #: prefixes, then each block's statements; "graph": one compacted JSON-LD document,
     #: the prefixes its @context, each block's node objects in its @graph), or "" for the
-    #: syntax kg writes itself (`kg.rdf.write_ntriples`)
+    #: syntax kg writes itself (`kg.rdf.block_ntriples`, block by block)
     framing: str = ""
 
     @property
@@ -103,6 +103,8 @@ VOID, EXTRACTIONS, GRAPHML = "void.ttl", "extractions.jsonl", "kg.graphml"
 
 #: the copies of the graph `--rdf` chooses among (the RDF syntaxes and GraphML), by name
 COPIES: dict[str, Export] = {e.choice: e for e in EXPORTS if e.choice}
+#: their files
+COPIES_FILES = tuple(e.file for e in COPIES.values())
 #: what `--rdf auto` writes of a large graph: Turtle alone, the syntax a query reads first
 #: and the most compact that every RDF tool reads (ICML 2024: 13.6 MB, where kg.nt is 37.5)
 LEAN = (RDF_SYNTAXES[0].name,)

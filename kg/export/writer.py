@@ -118,6 +118,13 @@ class ExportWriter:
             "the previous exports are unchanged"
         )
 
+    def leave_out(self, name: str) -> None:
+        """This build writes no export `name` (one of kg's names): a file of that name goes
+        at `commit` with those the last build wrote, so no stale copy of the graph is read
+        beside this build's (after `--force`, with no manifest to name it)."""
+        if (self.out / name).is_file():
+            self.before = self.before | {name}
+
     def reserve(self, name: str) -> Path:
         """A temporary for one export that another process writes; committed with the rest
         (and removed with them on failure)."""
@@ -135,7 +142,7 @@ class ExportWriter:
         written = {target for _, target in self.temps} | set(self.kept)
         names = {target.relative_to(self.out).as_posix() for target in written}
         try:  # every temporary on disk before any is renamed
-            _fsync_all([tmp for tmp, _ in self.temps])
+            _fsync_all([*(tmp for tmp, _ in self.temps), *self.aside.values()])
             if not names <= self.before:
                 self._write_manifest(self.before | names)
         except OSError as error:

@@ -26,7 +26,7 @@ from kg.rdf.entities import add_entity, add_families, add_relation
 from kg.rdf.iris import agent_nt, collection_iri, entity_nt, paper_nt
 from kg.rdf.papers import add_assertion, add_collections, add_links, add_mention, add_paper
 from kg.rdf.results import add_result
-from kg.rdf.syntax import block_ntriples, iri, literal, ntriples, write_ntriples
+from kg.rdf.syntax import block_ntriples, iri, literal, ntriples
 from kg.rdf.triples import Block, Counts, Triple, Triples, new_graph
 from kg.rdf.void import void_description
 
@@ -45,7 +45,6 @@ __all__ = [
     "shared_rdf",
     "to_rdf",
     "void_description",
-    "write_ntriples",
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 from rdflib import XSD, Literal, URIRef
 
@@ -74,21 +74,3 @@ def block_ntriples(block: Block) -> Iterator[bytes]:
     lines = sorted(block.lines)
     for i in range(0, len(lines), 10_000):
         yield ("\n".join(lines[i : i + 10_000]) + "\n").encode("utf-8")
-
-
-def write_ntriples(graph: Triples, handle: BinaryIO) -> list[tuple[int, int]]:
-    """Write the triples as N-Triples (see `Triples` for the order), in UTF-8, a chunk at a
-    time.
-
-    Returns:
-        Each block's byte range in the file, in the order of `graph.blocks`.
-    """
-    ranges = []
-    at = 0
-    for block in graph.blocks:
-        start = at
-        for data in block_ntriples(block):
-            handle.write(data)
-            at += len(data)
-        ranges.append((start, at))
-    return ranges
