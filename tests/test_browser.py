@@ -182,3 +182,28 @@ def test_trends_open_offline_without_error(browser, tmp_path):
     assert view.page.locator("svg.trend polyline").count() >= 2
     assert view.page.locator("svg.trend circle title").count() >= 6
     assert view.clean(), (view.remote, view.errors)
+
+
+def test_communities_fold_into_one_node_each_and_open_again(browser, built):
+    view = View(browser, built / "index.html")
+    groups = int(view.page.inner_text("label.fold").split()[2])
+    assert groups >= 2
+    clusters = "network.body.nodeIndices.filter(id => network.isCluster(id)).length"
+    shown = "network.body.nodeIndices.length"
+    before = view.page.evaluate(shown)
+    view.page.check("#fold")
+    assert view.page.evaluate(clusters) == groups
+    assert view.page.evaluate(shown) < before
+    assert f"{groups} communities folded" in view.page.inner_text("#counts")
+    # a search for a folded node opens its community and selects it
+    view.page.fill("#search", "math500")
+    view.page.press("#search", "Enter")
+    assert view.page.evaluate("network.getSelectedNodes()") == ["entity:math500"]
+    assert view.page.evaluate(clusters) == groups - 1
+    # filters keep the communities folded; unfolding draws every node again
+    view.page.uncheck("[data-type=Paper]")
+    assert view.page.evaluate(clusters) >= 1
+    view.page.check("[data-type=Paper]")
+    view.page.uncheck("#fold")
+    assert view.page.evaluate(clusters) == 0 and view.page.evaluate(shown) == before
+    assert view.clean(), (view.remote, view.errors)

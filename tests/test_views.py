@@ -329,3 +329,24 @@ def test_an_overview_alone_links_only_to_pages_it_writes(tmp_path):
     built_all = tmp_path / "all"
     build([SEEDS], built_all)
     assert re.search(r'href="entities/[^"]+\.html"', (built_all / "index.html").read_text("utf-8"))
+
+
+def test_communities_are_the_groups_louvain_finds_the_same_every_time():
+    from kg.export.views.communities import MIN_SIZE, communities
+
+    # two triangles joined by one light edge, and a pair too small to fold
+    edges = [("a", "b", 3), ("b", "c", 3), ("a", "c", 3), ("x", "y", 3), ("y", "z", 3)]
+    edges += [("x", "z", 3), ("c", "x", 1), ("p", "q", 5), ("b", "a", 1)]
+    nodes = ["a", "b", "c", "x", "y", "z", "p", "q", "lone"]
+    found = communities(nodes, edges)
+    assert found == communities(reversed(nodes), reversed(edges))
+    assert {found[n] for n in "abc"} == {0} and {found[n] for n in "xyz"} == {1}
+    assert not {"p", "q", "lone"} & found.keys() and MIN_SIZE == 3
+
+
+def test_the_overview_tells_each_node_its_community(built):
+    page = (built / "index.html").read_text(encoding="utf-8")
+    nodes = json.loads(re.search(r"new vis\.DataSet\((\[.*?\])\);", page).group(1))
+    groups = {n["community"] for n in nodes if "community" in n}
+    assert f"fold its {len(groups)} communities" in page and len(groups) >= 2
+    assert groups == set(range(len(groups)))

@@ -3,7 +3,7 @@ the page that renders them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import networkx as nx
@@ -148,9 +148,11 @@ def elements(
     prefix: str = "",
     extra_edges: Iterable[tuple[str, str, dict]] = (),
     linked: bool = True,
+    attrs: Mapping[str, dict] | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """vis nodes and edges for `nodes` and the edges among them; urls relative to `prefix`
-    (none when not `linked`: a build that writes no paper or entity page)."""
+    (none when not `linked`: a build that writes no paper or entity page); `attrs`: more
+    fields of some nodes (their community)."""
     keep = sorted(set(nodes))
     net = Network(directed=True, cdn_resources="local")
     for node in keep:
@@ -168,6 +170,7 @@ def elements(
             value=1 if data["kind"] == PAPER else int(data["papers"]),
             search=search_key(data, label),
             **extra,
+            **(attrs or {}).get(node, {}),
         )
     sub = graph.subgraph(keep)
     rows = sorted(sub.edges(data=True), key=lambda e: (e[0], e[1], e[2]["relation"], e[2]["paper"]))

@@ -11,6 +11,7 @@ from itertools import combinations
 import networkx as nx
 
 from kg import graph_schema as schema
+from kg.export.views.communities import communities
 from kg.export.views.data import page_of, search_key
 from kg.export.views.leaderboard import board_page
 from kg.export.views.pages import Signatures, View
@@ -63,8 +64,19 @@ def overview_view(
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
         note = "Every paper and entity; click one for its page, or see the lists below."
         nodes = tuple(sorted(graph.nodes))
+        groups = communities(nodes, ((a, b, 1) for a, b in graph.edges()))
         return View(
-            signatures, nodes, title, note, False, (), "overview.html", context, True, linked
+            signatures,
+            nodes,
+            title,
+            note,
+            False,
+            (),
+            "overview.html",
+            context,
+            True,
+            linked,
+            tuple(sorted(groups.items())),
         )
     entities = list(schema.entity_nodes(graph))
     top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
@@ -76,8 +88,19 @@ def overview_view(
     )
     links = _co_mentions(graph, chosen)
     nodes = tuple(sorted(chosen))
+    groups = communities(nodes, ((a, b, int(d["value"])) for a, b, d in links))
     return View(
-        signatures, nodes, title, note, False, links, "overview.html", context, True, linked
+        signatures,
+        nodes,
+        title,
+        note,
+        False,
+        links,
+        "overview.html",
+        context,
+        True,
+        linked,
+        tuple(sorted(groups.items())),
     )
 
 

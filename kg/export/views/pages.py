@@ -135,6 +135,8 @@ class View:
     context: dict[str, Any] = field(default_factory=dict)
     spread: bool = False  #: nodes pushed apart (`kg.export.views.data.options`)
     linked: bool = True  #: nodes link to their pages (False: the build writes none)
+    #: (node, community) of the nodes the page can fold together (`communities`), sorted
+    communities: tuple[tuple[str, int], ...] = ()
 
     def digest(self) -> str:
         """A digest of everything `render` reads."""
@@ -148,6 +150,7 @@ class View:
             self.context,
             self.spread,
             self.linked,
+            self.communities,
         )
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -155,7 +158,8 @@ class View:
         """The page's HTML."""
         graph = self.signatures.graph
         prefix = "../" if self.sub else ""
-        vis = elements(graph, self.nodes, prefix, self.extra_edges, linked=self.linked)
+        attrs = {node: {"community": k} for node, k in self.communities}
+        vis = elements(graph, self.nodes, prefix, self.extra_edges, self.linked, attrs)
         template = templates().get_template(self.template) if self.template else None
         content = template.render(**self.context) if template else ""
         if not self.sub:
@@ -167,6 +171,7 @@ class View:
                 note=self.note,
                 content=content,
                 spread=self.spread,
+                communities=len({k for _, k in self.communities}),
             )
         return _subpage(self.title, vis, self.note, content)
 
@@ -189,6 +194,7 @@ def _page(
     note: str,
     content: str = "",
     spread: bool = False,
+    communities: int = 0,
 ) -> str:
     nodes, edges = (_visible(items) for items in vis)
     html = (
@@ -205,6 +211,7 @@ def _page(
             relations=relations(edges),
             note=note,
             content=content,
+            communities=communities,
         )
     )
     # what the page shows is what the input says: no control reorders it (`kg.bidi`)
