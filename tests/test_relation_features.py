@@ -90,8 +90,16 @@ def test_a_prior_work_word_before_a_name(tokens, word):
     assert "prior_before" in features_of(tokens, f"The {word} FooNet is slow.", "FooNet")
 
 
-def test_no_prior_work_word_no_feature(tokens):
-    assert "prior_before" not in features_of(tokens, "We propose FooNet.", "FooNet")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We propose FooNet.",
+        "We propose FooNet. It beats existing attacks, FooNet being faster.",  # a later mention
+        "Unlike existing attacks, FooNet is fast.",  # another clause
+    ],
+)
+def test_no_prior_work_word_before_the_first_mention_no_feature(tokens, text):
+    assert "prior_before" not in features_of(tokens, text, "FooNet")
 
 
 @pytest.mark.parametrize(

@@ -141,7 +141,11 @@ def proposed_features(
             seen.add("appos_novel")
         if f.sent > 0 and lower[bounds[f.sent][0]] in {"our", "we"}:
             seen.add("our_sentence")
-        seen.update(_before_features(lower[max(bounds[f.sent][0], a - 6) : a], cues))
+        before = lower[max(bounds[f.sent][0], a - 6) : a]
+        if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
+            seen.add("our_appos")  # "our method, X"
+        if f is first:
+            seen.update(_before_features(before, cues))
     out += sorted(seen)
     if len(key) > 3 and key in urls:
         out.append("in_url")
@@ -149,11 +153,11 @@ def proposed_features(
 
 
 def _before_features(before: list[str], cues: Cues) -> list[str]:
-    """What the words before a mention say of who made it: "our method, X" (the paper's);
-    "existing methods such as X", "compared with X", "the popular X" (someone else's)."""
+    """What the words of its clause before a name's first mention say of someone else's
+    work: "existing methods such as X", "compared with X", "the popular X"."""
+    cut = max((i + 1 for i, w in enumerate(before) if w in _CLAUSE_ENDS), default=0)
+    before = before[cut:]
     out = []
-    if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
-        out.append("our_appos")
     if not cues.prior_work_words.isdisjoint(before):
         out.append("prior_before")
     if not cues.example_cues.isdisjoint(before[-4:]):
@@ -161,6 +165,9 @@ def _before_features(before: list[str], cues: Cues) -> list[str]:
     if not cues.versus_words.isdisjoint(before):
         out.append("versus_before")
     return out
+
+
+_CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")"})
 
 
 def decide_proposed(
