@@ -88,18 +88,18 @@ def test_a_wrong_prediction_is_counted(tmp_path):
 
 def test_dev_figures_do_not_regress(built):
     """Floors at the figures reached on seed 000 (strict 0.949, proposed 0.952, relation
-    0.814, result 0.5; training/README.md has every figure)."""
+    0.828, result 0.5; training/README.md has every figure)."""
     figures = reference(DEV, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
     assert figures["strict"]["f1"] >= 0.94
     assert figures["proposed"]["f1"] >= 0.94
-    assert figures["relation"]["f1"] >= 0.80
+    assert figures["relation"]["f1"] >= 0.82
     assert figures["result"]["f1"] >= 0.5
 
 
 def test_train_figures_do_not_regress(train_predicted):
-    """Floors at the shipped models' figures on train.jsonl (strict 0.934, proposed 0.945,
-    relation 0.874, result 0.800). The models learn from these abstracts: the held-out
+    """Floors at the shipped models' figures on train.jsonl (strict 0.934, proposed 0.935,
+    relation 0.851, result 0.800). The models learn from these abstracts: the held-out
     figures, each half scored by models trained without it, are in training/README.md."""
     figures = reference(TRAIN, train_predicted)
     assert figures["strict"]["f1"] >= 0.93

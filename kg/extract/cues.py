@@ -62,6 +62,7 @@ class Cues:
     result_fillers: frozenset[str]  #: words between a cue and its number
     result_metric_words: frozenset[str]  #: metric names beyond metric_words
     result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
+    prior_work_words: frozenset[str]  #: a name after them is someone else's work
     dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
 
 
@@ -137,5 +138,6 @@ def read_cues(path: Path) -> Cues:
         result_fillers=frozenset(raw["result_fillers"]),
         result_metric_words=frozenset(raw["result_metric_words"]),
         result_rival_words=frozenset(raw["result_rival_words"]),
+        prior_work_words=frozenset(raw["prior_work_words"]),
         dotted_abbreviations=tuple(raw["dotted_abbreviations"]),
     )

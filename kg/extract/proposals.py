@@ -7,7 +7,7 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from kg.extract.classifier import LinearModel
-from kg.extract.cues import load_cues
+from kg.extract.cues import Cues, load_cues
 from kg.extract.found import Found
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
@@ -25,7 +25,7 @@ def proposed_keys(doc: Doc, found: list[Found]) -> dict[str, str]:
     naming = cues.naming_cues
     lower = lowers(doc)
     out: dict[str, str] = {}
-    verbs = _verbs(doc)
+    verbs = proposal_verbs_of(doc)
     by_sentence: dict[int, list[Found]] = {}
     for f in found:
         by_sentence.setdefault(f.sent, []).append(f)
@@ -61,7 +61,7 @@ def proposed_keys(doc: Doc, found: list[Found]) -> dict[str, str]:
     return out
 
 
-def _verbs(doc: Doc) -> list[int | None]:
+def proposal_verbs_of(doc: Doc) -> list[int | None]:
     """The proposal verb of every sentence ("we propose", "this paper introduces"), if any."""
     found = doc.user_data.get("kg_proposal_verbs")
     if found is None:
@@ -109,7 +109,7 @@ def proposed_features(
     if first.known:
         out.append("known")
     bounds = sentence_bounds(doc)
-    verbs = _verbs(doc)
+    verbs = proposal_verbs_of(doc)
     proposal_sents = [n for n, v in enumerate(verbs) if v is not None]
     out.append(f"first_sent:{min(first.sent, 3)}")
     if proposal_sents and first.sent < proposal_sents[0]:
@@ -141,10 +141,33 @@ def proposed_features(
             seen.add("appos_novel")
         if f.sent > 0 and lower[bounds[f.sent][0]] in {"our", "we"}:
             seen.add("our_sentence")
+        before = lower[max(bounds[f.sent][0], a - 6) : a]
+        if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
+            seen.add("our_appos")  # "our method, X"
+        if f is first:
+            seen.update(_before_features(before, cues))
     out += sorted(seen)
     if len(key) > 3 and key in urls:
         out.append("in_url")
     return out
+
+
+def _before_features(before: list[str], cues: Cues) -> list[str]:
+    """What the words of its clause before a name's first mention say of someone else's
+    work: "existing methods such as X", "compared with X", "the popular X"."""
+    cut = max((i + 1 for i, w in enumerate(before) if w in _CLAUSE_ENDS), default=0)
+    before = before[cut:]
+    out = []
+    if not cues.prior_work_words.isdisjoint(before):
+        out.append("prior_before")
+    if not cues.example_cues.isdisjoint(before[-4:]):
+        out.append("example_before")
+    if not cues.versus_words.isdisjoint(before):
+        out.append("versus_before")
+    return out
+
+
+_CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")"})
 
 
 def decide_proposed(

@@ -16,7 +16,7 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.cues import load_cues
 from kg.extract.found import Found
-from kg.extract.proposals import is_component_sentence
+from kg.extract.proposals import is_component_sentence, proposal_verbs_of
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
 from kg.model import EntityType, RelationType
@@ -37,11 +37,38 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
     """
     if not proposed:
         return {}
-    cues = load_cues()
-    lower = lowers(doc)
     types = {f.key: f.type for f in found}
     systems = [k for k in proposed if types.get(k) in _SYSTEMS]
     main = systems[0] if systems else proposed[0]
+    out = _subject_rules(doc, found, proposed, main, None)
+    # name-derived parts: V₁-Infer is part of V₁
+    for key in proposed:
+        if key != main and key.startswith(main):
+            out.setdefault((key, RelationType.PART_OF, main), 0)
+    return out
+
+
+def other_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Triple, int]:
+    """The same rules with each other system the paper proposes as their subject, read only
+    in the sentences that name it ("we also introduce BarNet, trained on FooSet")."""
+    types = {f.key: f.type for f in found}
+    systems = [k for k in proposed if types.get(k) in _SYSTEMS]
+    out: dict[Triple, int] = {}
+    for key in systems[1:]:
+        where = {f.sent for f in found if f.key == key}
+        for triple, sentence in _subject_rules(doc, found, proposed, key, where).items():
+            out.setdefault(triple, sentence)
+    return out
+
+
+def _subject_rules(
+    doc: Doc, found: list[Found], proposed: list[str], main: str, where: set[int] | None
+) -> dict[Triple, int]:
+    """The rules' relations of `main` in the sentences `where` (every one when None); the
+    parts of the main contribution only when `where` is None."""
+    cues = load_cues()
+    lower = lowers(doc)
+    types = {f.key: f.type for f in found}
     # a paper that proposes only a dataset or benchmark: no "the dataset uses X"
     main_is_system = types.get(main) in _SYSTEMS
     out: dict[Triple, int] = {}
@@ -60,6 +87,8 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
     for f in found:
         by_sentence.setdefault(f.sent, []).append(f)
     for index, (start, end) in enumerate(sentence_bounds(doc)):
+        if where is not None and index not in where:
+            continue
         in_sent = by_sentence.get(index, [])
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
@@ -73,8 +102,9 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
             if f.key == main or f.key in beaten:
                 continue
             if f.key in proposed:
-                if f.key.startswith(main) or is_component_sentence(
-                    lower, start, end, cues.component_cues, main, in_sent
+                if where is None and (
+                    f.key.startswith(main)
+                    or is_component_sentence(lower, start, end, cues.component_cues, main, in_sent)
                 ):
                     add(f.key, RelationType.PART_OF, main, index)
                 continue
@@ -90,10 +120,6 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
                 add(main, RelationType.USES, f.key, index)
             elif f.type is EntityType.METHOD and window & cues.method_use_cues:
                 add(main, RelationType.USES, f.key, index)
-    # name-derived parts: V₁-Infer is part of V₁
-    for key in proposed:
-        if key != main and key.startswith(main):
-            out.setdefault((key, RelationType.PART_OF, main), 0)
     return out
 
 
@@ -160,18 +186,21 @@ class Pairs:
     main: str | None  #: the first system the paper proposes
     ranked: dict[str, int]  #: each proposed entity's rank, most mentioned first
     rules: dict[Triple, int]
+    others: dict[Triple, int]  #: the rules' relations of the other proposed systems
+    first_proposal: int  #: the first sentence with a proposal verb (0 when none)
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
 
 
-def _pairs(found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
+def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
     by_key: dict[str, list[Found]] = {}
     for f in found:
         by_key.setdefault(f.key, []).append(f)
     systems = [k for k in proposed if by_key[k][0].type in _SYSTEMS]
     ranked = {k: n for n, k in enumerate(sorted(proposed, key=lambda k: -len(by_key[k])))}
-    return Pairs(
-        by_key, proposed, frozenset(proposed), systems[0] if systems else None, ranked, rules
-    )
+    others = other_relations(doc, found, proposed)
+    first = next((n for n, v in enumerate(proposal_verbs_of(doc)) if v is not None), 0)
+    main = systems[0] if systems else None
+    return Pairs(by_key, proposed, frozenset(proposed), main, ranked, rules, others, first)
 
 
 def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
@@ -205,6 +234,8 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             out += [f"rule:{rel.value}", f"rule:{rel.value}|{tt}"]
         if (tail, rel, head) in rules:
             out.append(f"rule_back:{rel.value}")
+        if (head, rel, tail) in shared.others:
+            out += [f"rule2:{rel.value}", f"rule2:{rel.value}|{tt}"]
     head_sents = {f.sent for f in hs}
     tail_sents = {f.sent for f in ts}
     both = head_sents & tail_sents
@@ -213,6 +244,8 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
     first_head = min(head_sents)
     if max(tail_sents) < first_head:
         out.append("tail_before_head")
+    if max(tail_sents) < shared.first_proposal:
+        out.append(f"t_background|{tt}")  # named only before the paper says what it proposes
     if tail.startswith(head) or head.startswith(tail):
         out.append("prefix")
     seen: set[str] = set()
@@ -266,6 +299,7 @@ def _sentence_flags(doc: Doc, n: int, known: dict[int, tuple[str, ...]]) -> tupl
                 ("s:compare", cues.strong_comparison_cues),
                 ("s:component", cues.component_cues),
                 ("s:train", _TRAINING),
+                ("s:eval", cues.eval_words),
             )
             if not words.isdisjoint(vocabulary)
         )
@@ -279,7 +313,7 @@ def decide_relations(
     """The relations (→ the sentence that states them) and every pair's features."""
     rules = find_relations(doc, found, proposed)
     pairs = list(candidate_pairs(found, proposed))
-    shared = _pairs(found, proposed, rules)
+    shared = _pairs(doc, found, proposed, rules)
     features = {p: pair_features(doc, *p, shared) for p in pairs}
     if model is None:
         return rules, features

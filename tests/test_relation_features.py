@@ -1,0 +1,113 @@
+"""The features the proposed and relation models read (kg/extract/proposals.py,
+relations.py): one made-up sentence per cue and rule, with its entities given by hand, so
+that each feature is checked apart from what the entity stage finds."""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+import kg.extract.components  # noqa: F401  (registers kg_sentences)
+from kg.extract.cues import load_cues
+from kg.extract.found import Found
+from kg.extract.proposals import proposed_features
+from kg.extract.relations import _pairs, find_relations, other_relations, pair_features
+from kg.extract.tokenizer import customize_tokenizer
+from kg.model import EntityType, RelationType
+
+M, D, B = EntityType.METHOD, EntityType.DATASET, EntityType.BENCHMARK
+
+
+@pytest.fixture(scope="module")
+def tokens():
+    nlp = spacy.blank("en")
+    customize_tokenizer(nlp)
+    nlp.add_pipe("kg_sentences")
+    return nlp
+
+
+def entities(doc, named: dict[str, EntityType]) -> list[Found]:
+    """A Found for every mention of each name (one token each) in `doc`."""
+    sentence = {t.i: n for n, s in enumerate(doc.sents) for t in s}
+    return [
+        Found(t.i, t.i + 1, t.text, t.text, named[t.text], False, sentence[t.i])
+        for t in doc
+        if t.text in named
+    ]
+
+
+def test_rules_of_a_second_proposed_system_in_its_own_sentences(tokens):
+    doc = tokens("We propose FooNet for proofs. We also introduce BarNet, evaluated on BazQA.")
+    found = entities(doc, {"FooNet": M, "BarNet": M, "BazQA": B})
+    proposed = ["FooNet", "BarNet"]
+    assert ("BarNet", RelationType.EVALUATED_ON, "BazQA") in other_relations(doc, found, proposed)
+    # the main system's rules read every sentence; the second system's only its own
+    assert ("FooNet", RelationType.EVALUATED_ON, "BazQA") in find_relations(doc, found, proposed)
+    assert other_relations(doc, found, ["FooNet"]) == {}
+
+
+def test_a_pair_read_by_a_second_system_rule(tokens):
+    doc = tokens("We propose FooNet for proofs. We also introduce BarNet, evaluated on BazQA.")
+    found = entities(doc, {"FooNet": M, "BarNet": M, "BazQA": B})
+    proposed = ["FooNet", "BarNet"]
+    shared = _pairs(doc, found, proposed, find_relations(doc, found, proposed))
+    assert "rule2:evaluated_on" in pair_features(doc, "BarNet", "BazQA", shared)
+    assert "rule2:evaluated_on" not in pair_features(doc, "FooNet", "BazQA", shared)
+
+
+def test_a_system_named_only_before_the_proposal_is_background(tokens):
+    doc = tokens("Methods like OldNet are slow. We propose FooNet. FooNet is tested on BazQA.")
+    found = entities(doc, {"OldNet": M, "FooNet": M, "BazQA": B})
+    shared = _pairs(doc, found, ["FooNet"], find_relations(doc, found, ["FooNet"]))
+    assert "t_background|Method" in pair_features(doc, "FooNet", "OldNet", shared)
+    assert not any(
+        f.startswith("t_background") for f in pair_features(doc, "FooNet", "BazQA", shared)
+    )
+
+
+def test_an_evaluation_sentence_is_flagged(tokens):
+    doc = tokens("We propose FooNet. Experiments show gains on BazQA.")
+    found = entities(doc, {"FooNet": M, "BazQA": B})
+    shared = _pairs(doc, found, ["FooNet"], {})
+    assert "s:eval" in pair_features(doc, "FooNet", "BazQA", shared)
+
+
+def features_of(tokens, text: str, key: str) -> list[str]:
+    doc = tokens(text)
+    found = entities(doc, {key: M})
+    return proposed_features(doc, found, key, {}, "")
+
+
+@pytest.mark.parametrize(
+    "text", ["In our method, FooNet, rewards are dense.", "We build our system: FooNet."]
+)
+def test_our_x_comma_name_is_the_papers(tokens, text):
+    assert "our_appos" in features_of(tokens, text, "FooNet")
+
+
+@pytest.mark.parametrize("word", sorted(load_cues().prior_work_words))
+def test_a_prior_work_word_before_a_name(tokens, word):
+    assert "prior_before" in features_of(tokens, f"The {word} FooNet is slow.", "FooNet")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We propose FooNet.",
+        "We propose FooNet. It beats existing attacks, FooNet being faster.",  # a later mention
+        "Unlike existing attacks, FooNet is fast.",  # another clause
+    ],
+)
+def test_no_prior_work_word_before_the_first_mention_no_feature(tokens, text):
+    assert "prior_before" not in features_of(tokens, text, "FooNet")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("Methods such as FooNet are slow.", "example_before"),
+        ("We compare against FooNet.", "versus_before"),
+    ],
+)
+def test_an_example_or_a_rival_before_a_name(tokens, text, feature):
+    assert feature in features_of(tokens, text, "FooNet")
