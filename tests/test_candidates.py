@@ -108,6 +108,9 @@ def test_generator(nlp, text, name, label):
         ("It wins across **53** tasks.", "53"),  # an emphasised count
         ("It needs the cluster number $\\textit{K}$ here.", "K"),  # a variable
         ("We prune LLaMA-V1/V2 and OPT.", "V2"),  # the version of the name before the slash
+        ("Our work builds off this past literature here.", "off this past literature"),
+        ("Agents differ, namely how many resources they demand.", "how many resources they demand"),
+        ("It, referred to as BRAIn - Bayesian Inference, acts.", "BRAIn - Bayesian Inference"),
     ],
 )
 def test_no_candidate(nlp, text, absent):

@@ -185,10 +185,14 @@ class CandidateFinder:
             start += 1
         if start < n and words[start] in OPEN_QUOTES:
             return  # the quoted name is found as a QUOTE
+        if start < n and lower[start] in self.cues.proposal_np_stop:
+            return  # "namely how many resources they demand": a clause, not a name
         end = start
         while end < n and end - start < 6:
             w = words[end]
             if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in _NAMED_STOP:
+                break
+            if w in _DASHES:  # "referred to as BRAIn - Bayesian …": the name ends at a dash
                 break
             end += 1
         if end > start:
@@ -227,6 +231,8 @@ class CandidateFinder:
         for i in (i for i in range(1, n - 1) if lower[i] in verbs):
             if lower[i - 1] not in _PROPOSERS:
                 continue
+            if lower[i - 1] in _DOCUMENTS and lower[i] not in _DOCUMENT_VERBS:
+                continue  # "this paper proposes X", not "our work builds off …"
             start = i + 1
             end = start
             while end < n and end - start < 6 and _phrase_word(words[end]):
@@ -290,7 +296,10 @@ _CALLING = frozenset({"call", "name", "term", "dub", "as"})
 _REFER = frozenset({"refer", "refers", "referred"})
 #: what stands before a proposal verb whose object may be a name: "we introduce X", "this
 #: paper proposes X"
-_PROPOSERS = frozenset({"we", "also", "further", "then", "first", "paper", "work", "study"})
+_DOCUMENTS = frozenset({"paper", "work", "study"})
+_DOCUMENT_VERBS = frozenset({"proposes", "introduces", "presents", "develops"})
+_PROPOSERS = frozenset({"we", "also", "further", "then", "first"}) | _DOCUMENTS
+_DASHES = frozenset({"-", "–", "—", "--"})
 
 #: generators of multi-word names whose other occurrences are found too
 _REPEATED = frozenset({"PROPOSAL", "LONG", "NAMED", "QUOTE", "EMPHASIS"})
