@@ -83,3 +83,11 @@ def test_a_lexicon_name_carries_its_concept(nlp):
     assert "lex:=lora" in features["lora"]
     assert not any(f.startswith("lex:=") for f in features["fooroute"])
     assert "appos:Method" in features["fooroute"]
+
+
+def test_a_name_joined_by_and_is_marked(nlp):
+    """ "Direct Reasoner and Indirect Reasoner" may be a list or one name ("Modal-Preserving
+    and Interaction-Driven Fusion Network"): the entity model reads that it is joined."""
+    doc = nlp("We build the Direct Reasoner and Indirect Reasoner modules for it.")
+    features = {group.key: feats for group, feats, _ in doc.user_data[GROUPS]}
+    assert "joined" in features["directreasonerandindirectreasoner"]

@@ -43,6 +43,28 @@ def candidates(nlp, text: str) -> dict[str, set[str]]:
         ),
         ('We call it "expanding window matching" here.', "expanding window matching", "QUOTE"),
         (
+            "We call our approach loss shaping constraints because it works.",
+            "loss shaping constraints",
+            "NAMED",
+        ),
+        ("a new objective called the anchor loss which is fast", "anchor loss", "NAMED"),
+        (
+            "an attack, termed as stop-reasoning attack, that fools it",
+            "stop-reasoning attack",
+            "NAMED",
+        ),
+        (
+            "tricks which we refer to as soft-weighted regularization.",
+            "soft-weighted regularization",
+            "NAMED",
+        ),
+        ("We propose a diagnosis method called MD tree based on metrics.", "MD tree", "NAMED"),
+        (
+            "This paper proposes time-dependent importance reweighting to mitigate it.",
+            "time-dependent importance reweighting",
+            "PROPOSAL",
+        ),
+        (
             "In this work, we introduce derivation graphs, which help.",
             "derivation graphs",
             "PROPOSAL",
@@ -55,6 +77,7 @@ def candidates(nlp, text: str) -> dict[str, set[str]]:
         ("Scores on AIME24/25 rise.", "AIME25", "SLASH"),  # a slash abbreviates a name
         ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-7B-Instruct", "SLASH"),
         ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-3B-Instruct", "SLASH"),
+        ("We prune LLaMA-V1/V2 and OPT.", "LLaMA-V2", "SLASH"),  # a letter-and-digit version
         (
             "We propose sparse token routing. Sparse token routing is fast.",
             "Sparse token routing",
@@ -80,6 +103,14 @@ def test_generator(nlp, text, name, label):
         ("We propose FooNet on MATH500 here.", "FooNet on MATH500"),  # two names
         ("Code is at https://github.com/AlphaLab/RRTokenIntervention.", "RRTokenIntervention"),
         ("We use the FooPref dataset.", "FooPref dataset"),  # the scorer's folding names it
+        ("However, *(a)* we find that IL fails.", "(a)"),  # an enumeration marker
+        ("It sparsifies more, **(II)** preserves more.", "(II)"),  # a roman numeral
+        ("It wins across **53** tasks.", "53"),  # an emphasised count
+        ("It needs the cluster number $\\textit{K}$ here.", "K"),  # a variable
+        ("We prune LLaMA-V1/V2 and OPT.", "V2"),  # the version of the name before the slash
+        ("Our work builds off this past literature here.", "off this past literature"),
+        ("Agents differ, namely how many resources they demand.", "how many resources they demand"),
+        ("It, referred to as BRAIn - Bayesian Inference, acts.", "BRAIn - Bayesian Inference"),
     ],
 )
 def test_no_candidate(nlp, text, absent):

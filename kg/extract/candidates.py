@@ -20,6 +20,7 @@ from spacy.tokens import Doc
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
 from kg.extract.families import model_family
+from kg.extract.name_forms import expand_slash, is_marker
 from kg.extract.sentences import sentence_bounds
 from kg.extract.shapes import is_name_shape, is_size
 from kg.extract.texts import lowers, offsets, text, urls
@@ -91,6 +92,8 @@ class CandidateFinder:
             add(start, end, label)
         for start, end in self._proposal_phrases(words, lower):
             add(start, end, "PROPOSAL")
+        for start, end, label in self._called(words, lower):
+            add(start, end, label)
         for start, end in _emphasised(doc):
             add(start, end, "EMPHASIS")
         if "/" in shapes:
@@ -107,12 +110,15 @@ class CandidateFinder:
         spans = [(a, b) for a, b, _ in urls(doc)]
         out = []
         for (start, end), labels in sorted(found.items()):
+            own = names.get((start, end))
+            if own is None and end - start <= 3 and is_marker("".join(words[start:end])):
+                continue  # "(a)", "**(II)**", "**53** tasks", "$K$": no name
             if spans:
                 at = offsets(doc)
                 a, b = at[start], at[end - 1] + len(words[end - 1])
                 if any(u < b and a < v for u, v in spans):
                     continue  # names only in a URL are not entities
-            out.append(Candidate(start, end, frozenset(labels), names.get((start, end))))
+            out.append(Candidate(start, end, frozenset(labels), own))
         return out, pairs
 
     def _phrases(
@@ -173,33 +179,47 @@ class CandidateFinder:
     def _named(
         self, words: list[str], lower: list[str], start: int
     ) -> Iterator[tuple[int, int, str]]:
-        """ "called X", "dubbed X", "termed X": the name that follows."""
+        """ "called X", "dubbed X", "termed as X", "called the X loss": the name that follows."""
         n = len(words)
+        while start < n - 1 and lower[start] in _NAMED_SKIP:
+            start += 1
         if start < n and words[start] in OPEN_QUOTES:
             return  # the quoted name is found as a QUOTE
+        if start < n and lower[start] in self.cues.proposal_np_stop:
+            return  # "namely how many resources they demand": a clause, not a name
         end = start
         while end < n and end - start < 6:
             w = words[end]
-            if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in {
-                "which",
-                "that",
-                "to",
-                "for",
-                "with",
-                "as",
-                "by",
-                "and",
-                "in",
-                "on",
-                "is",
-                "are",
-                "was",
-                "where",
-            }:
+            if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in _NAMED_STOP:
+                break
+            if w in _DASHES:  # "referred to as BRAIn - Bayesian …": the name ends at a dash
                 break
             end += 1
         if end > start:
             yield start, end, "NAMED"
+
+    def _called(self, words: list[str], lower: list[str]) -> Iterator[tuple[int, int, str]]:
+        """ "we call our approach X", "we name it X", "which we refer to as X": the name after
+        a naming verb and its object."""
+        n = len(words)
+        for i in (i for i in range(1, n - 2) if lower[i] in _CALLING):
+            if lower[i] == "as":
+                if lower[i - 1] == "to" and i > 1 and lower[i - 2] in _REFER:
+                    yield from self._named(words, lower, i + 1)
+                continue
+            if lower[i - 1] != "we":
+                continue
+            j = i + 1
+            if lower[j] == "such" and lower[j + 1] in {"a", "an"}:
+                j += 3  # "such a representation"
+            elif lower[j] in {"our", "the", "this", "these"}:
+                j += 2  # "our approach", "this method"
+            elif lower[j] in {"it", "them", "this", "these"}:
+                j += 1
+            else:
+                continue
+            if j < n and (words[j][:1].isalnum() or words[j] in OPEN_QUOTES):
+                yield from self._named(words, lower, j)
 
     def _proposal_phrases(self, words: list[str], lower: list[str]) -> Iterator[tuple[int, int]]:
         """ "we introduce derivation graphs, which ...": the short noun phrase a proposal
@@ -209,11 +229,13 @@ class CandidateFinder:
         after = self.cues.proposal_phrase_after
         verbs = self.cues.proposal_verbs
         for i in (i for i in range(1, n - 1) if lower[i] in verbs):
-            if lower[i - 1] not in {"we", "also", "further", "then", "first"}:
+            if lower[i - 1] not in _PROPOSERS:
                 continue
+            if lower[i - 1] in _DOCUMENTS and lower[i] not in _DOCUMENT_VERBS:
+                continue  # "this paper proposes X", not "our work builds off …"
             start = i + 1
             end = start
-            while end < n and end - start < 6 and (words[end].isalpha() or "-" in words[end]):
+            while end < n and end - start < 6 and _phrase_word(words[end]):
                 if lower[end] in stop:
                     break
                 end += 1
@@ -238,7 +260,7 @@ class CandidateFinder:
             first, second = words[i - 1], words[i + 1]
             if not is_name_shape(first) or not second[:1].isalnum():
                 continue
-            name = _expand_slash(first, second)
+            name = expand_slash(first, second)
             if name is not None:
                 yield i + 1, i + 2, name
                 if "-" in second and name != first:
@@ -255,6 +277,29 @@ _CAPITAL = re.compile(r"[AaBbN]")
 _CUE = re.compile(r"[nNq]")
 _SHAPED = re.compile(r"[sw]")
 
+
+def _phrase_word(word: str) -> bool:
+    """A word of a proposal's noun phrase: letters, or a hyphenated compound."""
+    return word.isalpha() or ("-" in word and len(word) > 1)
+
+
+#: words that end a name after "called", "dubbed", ...
+_NAMED_STOP = frozenset(
+    "which that to for with as by and in on is are was where based because using via through "
+    "from into while when since".split()
+)
+#: words between a naming word and the name: "termed as X", "called the anchor loss"
+_NAMED_SKIP = frozenset({"as", "the", "a", "an"})
+#: naming verbs with an object before the name ("we call our method X"), and "as" of
+#: "refer to as"
+_CALLING = frozenset({"call", "name", "term", "dub", "as"})
+_REFER = frozenset({"refer", "refers", "referred"})
+#: what stands before a proposal verb whose object may be a name: "we introduce X", "this
+#: paper proposes X"
+_DOCUMENTS = frozenset({"paper", "work", "study"})
+_DOCUMENT_VERBS = frozenset({"proposes", "introduces", "presents", "develops"})
+_PROPOSERS = frozenset({"we", "also", "further", "then", "first"}) | _DOCUMENTS
+_DASHES = frozenset({"-", "–", "—", "--"})
 
 #: generators of multi-word names whose other occurrences are found too
 _REPEATED = frozenset({"PROPOSAL", "LONG", "NAMED", "QUOTE", "EMPHASIS"})
@@ -286,25 +331,6 @@ def _run_end(words: list[str], classes: str, start: int, end: int) -> int:
         if c not in "jk":
             last = j
     return last
-
-
-def _expand_slash(first: str, second: str) -> str | None:
-    """The full name of `second` after `first/`, or None when it is a name of its own."""
-    if is_name_shape(second) and not second[0].isdigit():
-        return None  # AIME/HMMT: two names, found on their own
-    head = second.split("-", 1)[0]
-    # the part of `first` that `head` replaces: trailing digits (AIME24/25), a size (3B/7B)
-    m = re.search(r"(\d+(\.\d+)?[A-Za-z]?)$", first) if head[:1].isdigit() else None
-    if m is None:
-        parts = first.split("-")
-        for k in range(len(parts) - 1, 0, -1):
-            if parts[k][:1].isdigit() and head[:1].isdigit():
-                return "-".join([*parts[:k], second])
-        return None
-    prefix = first[: m.start()]
-    if not prefix:
-        return None
-    return prefix + second
 
 
 @lru_cache(maxsize=65536)
