@@ -64,43 +64,23 @@ def overview_view(
     if graph.number_of_nodes() <= OVERVIEW_MAX_NODES:
         note = "Every paper and entity; click one for its page, or see the lists below."
         nodes = tuple(sorted(graph.nodes))
-        groups = communities(nodes, ((a, b, 1) for a, b in graph.edges()))
-        return View(
-            signatures,
-            nodes,
-            title,
-            note,
-            False,
-            (),
-            "overview.html",
-            context,
-            True,
-            linked,
-            tuple(sorted(groups.items())),
+        links: tuple[tuple[str, str, dict], ...] = ()
+        weighted = [(a, b, 1) for a, b in graph.edges()]
+    else:
+        entities = list(schema.entity_nodes(graph))
+        ranked = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))
+        chosen = {n for n, _ in ranked[:OVERVIEW_TOP_ENTITIES]}
+        papers = graph.number_of_nodes() - len(entities)
+        note = (
+            f"The {len(chosen)} most mentioned of {len(entities)} entities from "
+            f"{papers} papers, joined when papers mention both; every type is listed below."
         )
-    entities = list(schema.entity_nodes(graph))
-    top = sorted(entities, key=lambda nd: (-int(nd[1]["papers"]), nd[0]))[:OVERVIEW_TOP_ENTITIES]
-    chosen = {n for n, _ in top}
-    papers = graph.number_of_nodes() - len(entities)
-    note = (
-        f"The {len(chosen)} most mentioned of {len(entities)} entities from "
-        f"{papers} papers, joined when papers mention both; every type is listed below."
-    )
-    links = _co_mentions(graph, chosen)
-    nodes = tuple(sorted(chosen))
-    groups = communities(nodes, ((a, b, int(d["value"])) for a, b, d in links))
+        nodes = tuple(sorted(chosen))
+        links = _co_mentions(graph, chosen)
+        weighted = [(a, b, int(d["value"])) for a, b, d in links]
+    groups = tuple(sorted(communities(nodes, weighted).items()))
     return View(
-        signatures,
-        nodes,
-        title,
-        note,
-        False,
-        links,
-        "overview.html",
-        context,
-        True,
-        linked,
-        tuple(sorted(groups.items())),
+        signatures, nodes, title, note, False, links, "overview.html", context, True, linked, groups
     )
 
 
