@@ -15,9 +15,6 @@ the stages after the entities do, but for names a relation or a result adds to n
 
 from __future__ import annotations
 
-import argparse
-import json
-import pickle
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -26,7 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 
-from goldsets import gold, score  # noqa: E402
+from folds import fold_caches, options  # noqa: E402
+from goldsets import score  # noqa: E402
 from train import (  # noqa: E402
     THRESHOLDS,
     choose,
@@ -36,10 +34,10 @@ from train import (  # noqa: E402
     result_examples,
 )
 
-from kg.export import extraction_record  # noqa: E402
+from kg.export.extractions import extraction_record  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
-from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402
+from kg.extract.classifier import LinearModel, Models  # noqa: E402
 from kg.extract.components import CHOSEN, Chosen  # noqa: E402
 from kg.extract.markup import Cleaned, strip_markup  # noqa: E402
 from kg.extract.records import doc_to_extraction  # noqa: E402
@@ -135,29 +133,13 @@ def evaluate(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=["pool-train", "train-odd"])
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--models", type=Path, help="crossval.py's fold models: build the cache")
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("--save", type=Path, help="write gold and predictions here")
-    args = parser.parse_args()
-    records = [r for name in args.sets for r in gold(name)]
-    if args.models:
-        args.cache.mkdir(parents=True, exist_ok=True)
-        for path in sorted(args.models.glob("fold-*.json")):
-            target = args.cache / f"{path.stem}.pkl"
-            if target.exists():
-                continue
-            m = models_from_json(json.loads(path.read_text(encoding="utf-8")))
-            kept = keep(records, Models(m.entity, None, None, None))
-            target.write_bytes(pickle.dumps((m.entity, kept)))
-            print(f"{path.name} kept", file=sys.stderr)
-    paths = sorted(args.cache.glob("fold-*.pkl"))
-    if len(paths) < args.folds:
-        raise SystemExit(f"{args.cache} has {len(paths)} folds of {args.folds}")
-    loaded = [pickle.loads(p.read_bytes()) for p in paths]
+    args = options(__doc__.splitlines()[0])
+    records = args.records
+
+    def earlier(m: Models) -> object:  # the entities, and the entity model for the pipeline
+        return m.entity, keep(records, Models(m.entity, None, None, None))
+
+    loaded = fold_caches(args, earlier)
     entity, cache = [e for e, _ in loaded], [c for _, c in loaded]
     with tempfile.TemporaryDirectory() as tmp:
         print(evaluate(records, cache, entity, args.save or Path(tmp), args.verbose))

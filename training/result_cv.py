@@ -13,9 +13,6 @@ numbers and decides the fold's. The result F1 is score.py's, as training/crossva
 
 from __future__ import annotations
 
-import argparse
-import json
-import pickle
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -24,13 +21,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 
-from goldsets import gold, score  # noqa: E402
+from folds import fold_caches, options  # noqa: E402
+from goldsets import score  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
 from kg.export.extractions import extraction_record  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
-from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402
+from kg.extract.classifier import LinearModel, Models  # noqa: E402
 from kg.extract.components import CHOSEN  # noqa: E402
 from kg.extract.found import Found  # noqa: E402
 from kg.extract.markup import strip_markup  # noqa: E402
@@ -149,29 +147,13 @@ class _Doc:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=["pool-train", "train-odd"])
-    parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--models", type=Path, help="crossval.py's fold models: build the cache")
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("--save", type=Path, help="write gold and predictions here")
-    args = parser.parse_args()
-    records = [r for name in args.sets for r in gold(name)]
-    if args.models:
-        args.cache.mkdir(parents=True, exist_ok=True)
-        for path in sorted(args.models.glob("fold-*.json")):
-            target = args.cache / f"{path.stem}.pkl"
-            if target.exists():
-                continue
-            m = models_from_json(json.loads(path.read_text(encoding="utf-8")))
-            kept = keep(records, Models(m.entity, m.proposed, m.relation, None))
-            target.write_bytes(pickle.dumps(kept))
-            print(f"{path.name} kept", file=sys.stderr)
-    paths = sorted(args.cache.glob("fold-*.pkl"))
-    if len(paths) < args.folds:
-        raise SystemExit(f"{args.cache} has {len(paths)} folds of {args.folds}")
-    cache = [pickle.loads(p.read_bytes()) for p in paths]
+    args = options(__doc__.splitlines()[0])
+    records = args.records
+
+    def earlier(m: Models) -> object:  # what the stages before the results decide
+        return keep(records, Models(m.entity, m.proposed, m.relation, None))
+
+    cache = fold_caches(args, earlier)
     with tempfile.TemporaryDirectory() as tmp:
         print(evaluate(records, cache, args.save or Path(tmp), args.verbose))
 
