@@ -111,10 +111,26 @@ def test_generator(nlp, text, name, label):
         ("Our work builds off this past literature here.", "off this past literature"),
         ("Agents differ, namely how many resources they demand.", "how many resources they demand"),
         ("It, referred to as BRAIn - Bayesian Inference, acts.", "BRAIn - Bayesian Inference"),
+        ("We call the resulting model FlowNet and test it.", "model FlowNet"),
+        ("We call the GPT-4 API once per example.", "API once per example"),  # "call" = invoke
+        ("We call this Monte Carlo Tree Search variant fast.", "Carlo Tree Search variant"),
     ],
 )
 def test_no_candidate(nlp, text, absent):
     assert absent not in candidates(nlp, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "present"),
+    [
+        ("We call the resulting model FlowNet and test it.", "FlowNet"),  # two words before
+        ("We name the resulting dataset Pile-Clean here.", "Pile-Clean"),
+        ("We fine-tune Flan-T5/T5 models on it.", "T5"),  # a name of its own, not Flan-T5 again
+        ("We study instrumental variable (IV) estimation.", "IV"),  # an acronym, no numeral
+    ],
+)
+def test_candidate_found(nlp, text, present):
+    assert present in candidates(nlp, text)
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,9 @@ class CandidateFinder:
         out = []
         for (start, end), labels in sorted(found.items()):
             own = names.get((start, end))
-            if own is None and end - start <= 3 and is_marker("".join(words[start:end])):
+            short = "SHORT" in labels  # "instrumental variable (IV)": an acronym, no marker
+            marker = end - start <= 3 and is_marker("".join(words[start:end]))
+            if own is None and marker and not short:
                 continue  # "(a)", "**(II)**", "**53** tasks", "$K$": no name
             if spans:
                 at = offsets(doc)
@@ -213,8 +215,17 @@ class CandidateFinder:
             if lower[j] == "such" and lower[j + 1] in {"a", "an"}:
                 j += 3  # "such a representation"
             elif lower[j] in {"our", "the", "this", "these"}:
-                j += 2  # "our approach", "this method"
-            elif lower[j] in {"it", "them", "this", "these"}:
+                # "our approach X", "the resulting model X": one to three lower-case words,
+                # then a capitalised name, else the words after the first ("our approach
+                # loss shaping"); none ("we call the GPT-4 API once", "we call this Monte
+                # Carlo Tree Search variant"), no name
+                k = j + 1
+                while k < n and k - j <= 3 and words[k].isalpha() and words[k].islower():
+                    k += 1
+                if k == j + 1:
+                    continue
+                j = k if k < n and _starts_name(words[k]) else j + 2
+            elif lower[j] in {"it", "them"}:
                 j += 1
             else:
                 continue
@@ -276,6 +287,12 @@ _RUN = re.compile(r"[ABN](?:[AaBbN]|[jk](?=[AaN]))*")
 _CAPITAL = re.compile(r"[AaBbN]")
 _CUE = re.compile(r"[nNq]")
 _SHAPED = re.compile(r"[sw]")
+
+
+def _starts_name(word: str) -> bool:
+    """Whether a name may start with `word`: a capital, a digit or a quote ("FlowNet",
+    "3D-Mol", "“Simulate-and-Reason”"), not a common word."""
+    return word[:1].isupper() or any(c.isdigit() for c in word) or word in OPEN_QUOTES
 
 
 def _phrase_word(word: str) -> bool:

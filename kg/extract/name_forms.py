@@ -20,7 +20,13 @@ def is_marker(name: str) -> bool:
 
 
 def expand_slash(first: str, second: str) -> str | None:
-    """The full name of `second` after `first/`, or None when it is a name of its own."""
+    """The full name of `second` after `first/`, or None when it is a name of its own
+    ("Flan-T5/T5": T5, not Flan-T5 again)."""
+    full = _expanded(first, second)
+    return None if full == first else full
+
+
+def _expanded(first: str, second: str) -> str | None:
     version = _LETTER_VERSION.fullmatch(second)
     if version is not None:
         # LLaMA-V1/V2 → LLaMA-V2: the second replaces the first's version of the same letters
