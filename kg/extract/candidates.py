@@ -183,16 +183,17 @@ class CandidateFinder:
     ) -> Iterator[tuple[int, int, str]]:
         """ "called X", "dubbed X", "termed as X", "called the X loss": the name that follows."""
         n = len(words)
-        while start < n - 1 and lower[start] in _NAMED_SKIP:
+        while start < n - 1 and lower[start] in self.cues.named_skip:
             start += 1
         if start < n and words[start] in OPEN_QUOTES:
             return  # the quoted name is found as a QUOTE
         if start < n and lower[start] in self.cues.proposal_np_stop:
             return  # "namely how many resources they demand": a clause, not a name
         end = start
+        stop = self.cues.named_stop
         while end < n and end - start < 6:
             w = words[end]
-            if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in _NAMED_STOP:
+            if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in stop:
                 break
             if w in _DASHES:  # "referred to as BRAIn - Bayesian …": the name ends at a dash
                 break
@@ -204,9 +205,9 @@ class CandidateFinder:
         """ "we call our approach X", "we name it X", "which we refer to as X": the name after
         a naming verb and its object."""
         n = len(words)
-        for i in (i for i in range(1, n - 2) if lower[i] in _CALLING):
+        for i in (i for i in range(1, n - 2) if lower[i] in self.cues.calling_verbs):
             if lower[i] == "as":
-                if lower[i - 1] == "to" and i > 1 and lower[i - 2] in _REFER:
+                if lower[i - 1] == "to" and i > 1 and lower[i - 2] in self.cues.refer_verbs:
                     yield from self._named(words, lower, i + 1)
                 continue
             if lower[i - 1] != "we":
@@ -239,10 +240,12 @@ class CandidateFinder:
         stop = self.cues.proposal_phrase_stop
         after = self.cues.proposal_phrase_after
         verbs = self.cues.proposal_verbs
+        documents = self.cues.document_nouns
+        proposers = self.cues.proposer_words | documents
         for i in (i for i in range(1, n - 1) if lower[i] in verbs):
-            if lower[i - 1] not in _PROPOSERS:
+            if lower[i - 1] not in proposers:
                 continue
-            if lower[i - 1] in _DOCUMENTS and lower[i] not in _DOCUMENT_VERBS:
+            if lower[i - 1] in documents and lower[i] not in self.cues.document_verbs:
                 continue  # "this paper proposes X", not "our work builds off …"
             start = i + 1
             end = start
@@ -300,22 +303,6 @@ def _phrase_word(word: str) -> bool:
     return word.isalpha() or ("-" in word and len(word) > 1)
 
 
-#: words that end a name after "called", "dubbed", ...
-_NAMED_STOP = frozenset(
-    "which that to for with as by and in on is are was where based because using via through "
-    "from into while when since".split()
-)
-#: words between a naming word and the name: "termed as X", "called the anchor loss"
-_NAMED_SKIP = frozenset({"as", "the", "a", "an"})
-#: naming verbs with an object before the name ("we call our method X"), and "as" of
-#: "refer to as"
-_CALLING = frozenset({"call", "name", "term", "dub", "as"})
-_REFER = frozenset({"refer", "refers", "referred"})
-#: what stands before a proposal verb whose object may be a name: "we introduce X", "this
-#: paper proposes X"
-_DOCUMENTS = frozenset({"paper", "work", "study"})
-_DOCUMENT_VERBS = frozenset({"proposes", "introduces", "presents", "develops"})
-_PROPOSERS = frozenset({"we", "also", "further", "then", "first"}) | _DOCUMENTS
 _DASHES = frozenset({"-", "–", "—", "--"})
 
 #: generators of multi-word names whose other occurrences are found too

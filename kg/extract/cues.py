@@ -63,6 +63,14 @@ class Cues:
     result_metric_words: frozenset[str]  #: metric names beyond metric_words
     result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
     prior_work_words: frozenset[str]  #: a name after them is someone else's work
+    named_stop: frozenset[str]
+    named_skip: frozenset[str]
+    calling_verbs: frozenset[str]
+    refer_verbs: frozenset[str]
+    document_nouns: frozenset[str]
+    document_verbs: frozenset[str]
+    proposer_words: frozenset[str]
+    list_joiners: frozenset[str]
     dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
 
 
@@ -139,5 +147,13 @@ def read_cues(path: Path) -> Cues:
         result_metric_words=frozenset(raw["result_metric_words"]),
         result_rival_words=frozenset(raw["result_rival_words"]),
         prior_work_words=frozenset(raw["prior_work_words"]),
+        named_stop=frozenset(raw["named_stop"]),
+        named_skip=frozenset(raw["named_skip"]),
+        calling_verbs=frozenset(raw["calling_verbs"]),
+        refer_verbs=frozenset(raw["refer_verbs"]),
+        document_nouns=frozenset(raw["document_nouns"]),
+        document_verbs=frozenset(raw["document_verbs"]),
+        proposer_words=frozenset(raw["proposer_words"]),
+        list_joiners=frozenset(raw["list_joiners"]),
         dotted_abbreviations=tuple(raw["dotted_abbreviations"]),
     )

@@ -44,7 +44,6 @@ _INDEX = re.compile(r"[a-z]-\d+")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
 #: words between the names of a list: "A, B and C", "A/B"
 LIST_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
-_LIST_JOINERS = frozenset({"and", "or", "&"})
 _SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
 _SHAPED_CONTEXT = frozenset(
     {
@@ -104,7 +103,7 @@ def _name_features(name: str) -> tuple[str, ...]:
         out.append(f"shapeN:{_shape(last)}")
         if parts[0].lower() in cues.generic_first_words:
             out.append(f"first:{parts[0].lower()}")
-        if any(p in _LIST_JOINERS for p in parts[1:-1]):
+        if any(p in cues.list_joiners for p in parts[1:-1]):
             out.append("joined")  # "Direct Reasoner and Indirect Reasoner": a list, or one name
         if all(p.islower() for p in parts):
             out.append("all_lower")
