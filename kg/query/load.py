@@ -11,7 +11,7 @@ from pathlib import Path
 from rdflib import Dataset, Graph, URIRef
 
 from kg.errors import InputError
-from kg.export.outputs import RDF_SYNTAXES, VOID, by_suffix, graph_in, listed
+from kg.export.outputs import RDF_SYNTAXES, VOID, RdfSyntax, by_suffix, graph_in, listed
 from kg.namespaces import DATASET, ONTOLOGY
 from kg.query.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
@@ -23,15 +23,15 @@ RDF_SUFFIXES = {suffix: s.rdflib for suffix, s in by_suffix().items()}
 _SUFFIXES, _ANY_GRAPH = ", ".join(RDF_SUFFIXES), listed(list(EXPORTS), "or")
 
 
-def graph_file(exports: Path) -> Path:
-    """The graph of an exports directory in the first syntax it holds (see `EXPORTS`), or
-    the file given.
+def graph_file(exports: Path, first: RdfSyntax | None = None) -> Path:
+    """The graph of an exports directory in the syntax `first` where it is there, else in
+    the first syntax it holds (see `EXPORTS`); or the file given.
 
     Raises:
         InputError: there is no such file, or the directory holds no graph.
     """
     if exports.is_dir():
-        found = graph_in(exports)
+        found = graph_in(exports, first)
         if found is None:
             raise InputError(exports, f"holds no {_ANY_GRAPH}; run `kg build` first")
         return found

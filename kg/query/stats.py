@@ -109,7 +109,8 @@ _STATED = """SELECT ?relation (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?h ?relat
 
 def _rdf_stats(exports: Path, top: int) -> Stats:
     """`stats` of the exports' RDF graph (the store `kg build` wrote, else the files)."""
-    from kg.query.sparql import load_store, run_query
+    from kg.query.load import load_store
+    from kg.query.sparql import run_query
     from kg.rdf.terms import PREDICATES
 
     store = load_store([exports])

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kg.errors import InputError, KgError
-from kg.export.outputs import N_TRIPLES, RDF_SYNTAXES, RdfSyntax, by_suffix, graph_in, listed
+from kg.errors import KgError
+from kg.export.outputs import N_TRIPLES, RdfSyntax, by_suffix
 from kg.namespaces import DATASET, ONTOLOGY
 from kg.processes import tied
+from kg.query.load import graph_file
 from kg.resources import ontology_dir
 from kg.serve.front import Front, Settings, make_front
 from kg.serve.host_origin import Site
@@ -53,13 +54,7 @@ def _oxigraph() -> str:
 def _export(exports: Path) -> Path:
     """The graph of an exports directory, in N-Triples where it is there (the fastest to
     load), else in the syntax there is (`kg build --rdf`); or the RDF file given."""
-    path = graph_in(exports, N_TRIPLES) if exports.is_dir() else exports
-    if path is None:
-        names = listed([s.file for s in RDF_SYNTAXES], "or")
-        raise InputError(exports, f"holds no {names}; run `kg build` first")
-    if not path.is_file():
-        raise InputError(path, "no such file; run `kg build` first")
-    return path
+    return graph_file(exports, N_TRIPLES)
 
 
 def _syntax(path: Path) -> RdfSyntax:
