@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from kg.builder.pipeline import build
+from kg.extract import extract
+from kg.model import Paper
 from kg.query.explain import explain
 
 
@@ -70,3 +72,90 @@ def test_either_order_links_one_entity_named_by_the_long_form(tmp_path: Path, se
     assert e.name == "Test-time Interventional Causal Learning"
     assert "TICL" in e.aliases
     assert {o.text for o in e.occurrences} >= {"TICL", "Test-time Interventional Causal Learning"}
+
+
+@pytest.mark.parametrize(
+    ("short", "tokens", "spelled"),
+    [
+        ("AART", "Annotator Aware Representations for Texts for", 5),  # a stop word passed
+        ("MOPO", "Multi-Objective Prompt Optimization methodology", 3),  # a hyphen's parts
+        ("CDQA", "Chinese Dynamic QA benchmark", 3),  # an upper-case word's letters
+        ("T2T", "Training to Testing framework", 3),  # a digit for a word
+        ("AraDiCE", "Arabic Dialect and Cultural Evaluation", 5),  # a mixed case's capitals
+        ("LLMs", "Large Language Models", 3),  # a plural
+        ("VQ-VAE", "vector quantization variational autoencoder", None),  # no initials
+        ("GPT", "a strong language model", None),
+        ("ABC", "of Bar Cat", None),  # the first word spells
+    ],
+)
+def test_spelled_by_initials(short, tokens, spelled):
+    from kg.extract.abbreviations import spelled_by_initials
+
+    assert spelled_by_initials(short, tokens.split()) == spelled
+
+
+@pytest.mark.parametrize(
+    ("text", "long", "short"),
+    [
+        # initials reach further back than Schwartz–Hearst's letters ("Aware Representations")
+        (
+            "In this work, we propose Annotator Aware Representations for Texts (AART) for "
+            "subjective classification tasks.",
+            "Annotator Aware Representations for Texts",
+            "AART",
+        ),
+        # "SHORT, a Long Form ...", with or without a head noun before the long form
+        (
+            "To achieve this, we introduce MOPO, a Multi-Objective Prompt Optimization "
+            "methodology.",
+            "Multi-Objective Prompt Optimization",
+            "MOPO",
+        ),
+        (
+            "We present AraDiCE, a benchmark for Arabic Dialect and Cultural Evaluation.",
+            "Arabic Dialect and Cultural Evaluation",
+            "AraDiCE",
+        ),
+        # a head noun between the short form and its parenthesis
+        (
+            "We propose the DORA method (Dynamic and Optimized Reflection Advice), which helps.",
+            "Dynamic and Optimized Reflection Advice",
+            "DORA",
+        ),
+        # a digit that stands for a word
+        ("We propose T2T (Training to Testing) framework here.", "Training to Testing", "T2T"),
+    ],
+)
+def test_more_ways_of_defining_an_acronym(nlp, text, long, short):
+    doc = nlp(text)
+    assert (long, short) in {(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations}
+
+
+def test_no_apposed_pair_without_initials(nlp):
+    doc = nlp("We compare against GPT-4, a strong model, and BERT, a Transformer.")
+    assert not doc._.abbreviations
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "absent"),
+    [
+        # the text defines a lexicon acronym otherwise: its definition wins (SAM is no
+        # Segment Anything Model here)
+        (
+            "Sharpness-Aware Minimization (SAM) seeks flat minima. We improve SAM on CIFAR-10.",
+            "Sharpness-Aware Minimization",
+            "SAM",
+        ),
+        # the long form is the lexicon's, written another way: one entity, the lexicon's
+        (
+            "We improve the Byte Pair Encoding (BPE) algorithm. BPE is used by most models.",
+            "Byte Pair Encoding",
+            "BPE",
+        ),
+    ],
+)
+def test_a_defined_lexicon_acronym_is_one_entity(nlp, text, name, absent):
+    (ex,) = extract([Paper(id="p", text=text, source="t.txt", line=1, index=1)], nlp)
+    entity = next(e for e in ex.entities if e.name == name)
+    assert absent in entity.aliases
+    assert absent not in {e.name for e in ex.entities}

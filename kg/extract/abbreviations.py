@@ -44,6 +44,80 @@ def best_long_form(short: str, long: str) -> int | None:
     return start
 
 
+#: words a long form may pass over without spelling a letter of its short form
+_SKIPPED = frozenset(
+    {"of", "for", "and", "in", "on", "with", "to", "the", "a", "an", "by", "from", "&"}
+)
+#: digits of a short form that stand for a word: T2T "Training to Testing", P4 "for"
+_DIGIT_WORDS = {"2": frozenset({"to", "two"}), "4": frozenset({"for", "four"})}
+
+
+def _letters(short: str) -> str:
+    """What a short form's initials spell: its capitals and digits when it mixes cases
+    (AraDiCE: ADCE, LLMs: LLM), else every letter and digit."""
+    alnum = [c for c in short if c.isalnum()]
+    if any(c.isupper() for c in alnum) and any(c.islower() for c in alnum):
+        return "".join(c.lower() for c in alnum if c.isupper() or c.isdigit())
+    return "".join(alnum).lower()
+
+
+def spelled_by_initials(short: str, tokens: list[str]) -> int | None:
+    """How many of `tokens` spell `short` by their initials, from the first ("Annotator Aware
+    Representations for Texts" for AART, "Multi - Objective Prompt Optimization" for MOPO,
+    "Chinese Dynamic QA" for CDQA, "Training to Testing" for T2T), or None.
+
+    Each word gives its first letter (or all of an upper-case word's); the parts of a
+    hyphenated word are words; "of", "for", "and" ... may give none; a digit may stand for
+    a word ("2": to). The first token spells; no token is left between letters."""
+    letters = _letters(short)
+    if len(letters) < 2:
+        return None
+    stack = [(0, 0)]  # (letters spelled, tokens read): depth-first, the shortest first
+    seen: set[tuple[int, int]] = set()
+    while stack:
+        i, j = stack.pop()
+        if i == len(letters):
+            return j
+        if j >= len(tokens) or (i, j) in seen:
+            continue
+        seen.add((i, j))
+        token = tokens[j]
+        if token == "-" and j > 0:
+            stack.append((i, j + 1))
+            continue
+        if not token[:1].isalnum():
+            continue
+        lower = token.lower()
+        if i > 0 and lower in _SKIPPED:
+            stack.append((i, j + 1))
+        for spelled in _spellings(token, lower):
+            if letters.startswith(spelled, i):
+                stack.append((i + len(spelled), j + 1))
+        if lower in _DIGIT_WORDS.get(letters[i], ()):
+            stack.append((i + 1, j + 1))
+    return None
+
+
+def _spellings(token: str, lower: str) -> set[str]:
+    """What one token may spell: its initial, its parts' initials (Multi-Objective: mo), all
+    of an upper-case word (QA)."""
+    out = {lower[0]}
+    if "-" in token:
+        out.add("".join(part[0] for part in lower.split("-") if part))
+    if token.isupper() and len(token) > 1:
+        out.add(lower)
+    return out
+
+
+def _initials_before(word: list[str], short: str, first: int, before: int) -> int | None:
+    """The start of the long form that ends at `before` and spells `short` by its initials,
+    the nearest such start at or after `first`."""
+    for k in range(before - 1, first - 1, -1):
+        if spelled_by_initials(short, word[k:before]) == before - k:
+            return k
+    return None
+
+
 def _spells(short: str, long: str) -> int | None:
     """`best_long_form`, and again without the short form's digits (A2PR, P2T: a digit
     often stands for a repeated letter or a word such as "to")."""
@@ -60,7 +134,7 @@ _SHORT_INTRODUCERS = load_cues().short_form_introducers  # kg/data/cues.json
 
 
 #: the tokens a pattern starts at
-_TRIGGERS = frozenset({"(", "stands", "or", "Or"})
+_TRIGGERS = frozenset({"(", "stands", "or", "Or", ","})
 
 
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
@@ -83,12 +157,18 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
                 pair = _long_before(doc, word, close - 1, i, sent_start[i])
                 if pair is not None:
                     pairs.append(pair)
-            elif close - i - 1 >= 2 and _valid_short(word[i - 1]):
-                # "SHORT (Long Form)", "SHORT (short for Long Form)": the parenthesis
-                # spells the name before it
-                pair = _long_inside(doc, i - 1, _after_introducer(word, i + 1, close), close)
+            elif close - i - 1 >= 2 and (short_i := _short_before(word, i)) is not None:
+                # "SHORT (Long Form)", "SHORT (short for Long Form)", "the SHORT method
+                # (Long Form)": the parenthesis spells the name before it
+                pair = _long_inside(doc, short_i, _after_introducer(word, i + 1, close), close)
                 if pair is not None:
                     pairs.append(pair)
+        elif text == "," and 0 < i < n - 2 and _valid_short(word[i - 1]):
+            # "MOPO, a Multi-Objective Prompt Optimization methodology", "AraDiCE, a
+            # benchmark for Arabic Dialect and Cultural Evaluation": spelled by initials
+            pair = _long_apposed(doc, word, i - 1, i + 1)
+            if pair is not None:
+                pairs.append(pair)
         elif text == "stands" and i + 2 < n and word[i + 1].lower() == "for":
             # "BERT, which stands for Bidirectional Encoder Representations from Transformers"
             short_i = next(
@@ -160,10 +240,17 @@ def _long_before(
     window = doc[window_start:before]
     if not len(window):
         return None
-    start_char = _spells(short.text, window.text)
-    if start_char is None:
-        return None
-    long = doc.char_span(window.start_char + start_char, window.end_char, alignment_mode="expand")
+    initial = _initials_before(word, short.text, window_start, before)
+    long: Span | None
+    if initial is not None:  # "Annotator Aware Representations for Texts (AART)"
+        long = doc[initial:before]
+    else:  # Schwartz–Hearst: "vector quantization variational autoencoder (VQ-VAE)"
+        start_char = _spells(short.text, window.text)
+        if start_char is None:
+            return None
+        long = doc.char_span(
+            window.start_char + start_char, window.end_char, alignment_mode="expand"
+        )
     if long is None or len(long) < 2 and long.text.lower() == short.text.lower():
         return None
     if long.text.lower().startswith(("the ", "a ", "an ", "our ", "we ")):
@@ -189,12 +276,48 @@ def _long_after(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[Sp
     return doc[start:best], doc[short_i : short_i + 1]
 
 
+_HEADS = frozenset(load_cues().type_heads)
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _short_before(word: list[str], open_: int) -> int | None:
+    """The short form a parenthesis at `open_` may spell: the token before it, or the one
+    before a head noun ("the DORA method (Dynamic and Optimized Reflection Advice)")."""
+    if _valid_short(word[open_ - 1]):
+        return open_ - 1
+    if open_ > 1 and word[open_ - 1] in _HEADS and _valid_short(word[open_ - 2]):
+        return open_ - 2
+    return None
+
+
+def _long_apposed(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[Span, Span] | None:
+    """ "SHORT, a Long Form ...": the long form after an article, and after a head noun with
+    "for" or "of", spelled by its initials and capitalised."""
+    at = start + (word[start].lower() in _ARTICLES)
+    if at + 2 < len(word) and word[at] in _HEADS and word[at + 1] in ("for", "of"):
+        at += 2
+    end = next((j for j in range(at, min(len(word), at + 14)) if word[j] in _CLAUSE_ENDS), None)
+    tokens = word[at : end if end is not None else min(len(word), at + 14)]
+    if not tokens or not tokens[0][:1].isupper() or tokens[0] == word[short_i]:
+        return None
+    spelled = spelled_by_initials(word[short_i], tokens)
+    if spelled is None or spelled < 2:
+        return None
+    return doc[at : at + spelled], doc[short_i : short_i + 1]
+
+
+_CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", ".", "!", "?"})
+
+
 def _long_inside(doc: Doc, short_i: int, start: int, end: int) -> tuple[Span, Span] | None:
     """ "SHORT (Long Form)": the parenthesis from its first word spells the short form."""
     short = doc[short_i]
     inside = doc[start:end]
     if _spells(short.text, inside.text) != 0:
-        return None
+        spelled = spelled_by_initials(short.text, words(doc)[start:end])
+        if spelled is None:  # "T2T (Training to Testing)"
+            return None
+        inside = doc[start : start + spelled]
     # a word is any token with a letter: "Relation-aware Encoder-Decoder (ReED)" has two
     if sum(1 for t in inside if any(c.isalpha() for c in t.text)) < 2 or inside[-1].is_punct:
         return None

@@ -32,6 +32,8 @@ from kg.names import fold
 
 ABBREVIATIONS = "kg_abbreviations"
 LEXICON = "kg_lexicon"
+#: doc.user_data key of every lexicon concept's folded labels (a reference, not a copy)
+LABEL_FOLDS = "kg_label_folds"
 CANDIDATES = "kg_candidates"
 #: doc.user_data key of the kg_entities verdicts (`Chosen`), read by the records
 CHOSEN = "kg_chosen"
@@ -127,6 +129,7 @@ class LexiconMatcher:
         self.concepts = {c.key: c for c in concepts}
         self.matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.folded: dict[str, Concept] = {}
+        self.label_folds = {c.key: frozenset(fold(label) for label in c.labels) for c in concepts}
         for concept in concepts:
             self.matcher.add(concept.key, [nlp.make_doc(label) for label in concept.labels])
             for label in concept.labels:
@@ -149,6 +152,7 @@ class LexiconMatcher:
             if concept is not None:
                 spans.append(Span(doc, i, i + 1, label=concept.type.value, kb_id=concept.key))
         doc.spans[LEXICON] = filter_spans(spans)
+        doc.user_data[LABEL_FOLDS] = self.label_folds
         return doc
 
 
@@ -201,7 +205,13 @@ class EntityResolver:
         candidates: list[Candidate]
         pairs: list[Abbreviation]
         candidates, pairs = doc.user_data.get(CANDIDATES, ([], []))
-        groups = build_groups(doc, candidates, pairs, list(doc.spans.get(LEXICON, [])))
+        groups = build_groups(
+            doc,
+            candidates,
+            pairs,
+            list(doc.spans.get(LEXICON, [])),
+            doc.user_data.get(LABEL_FOLDS, {}),
+        )
         model = self.models.entity
         rules = [rule_type(doc, g) for g in groups]
         ctx = context(doc, groups, rules)

@@ -4,6 +4,7 @@ long form together; the unit the entity model decides on."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span
@@ -45,9 +46,19 @@ class Group:
 
 
 def build_groups(
-    doc: Doc, candidates: list[Candidate], pairs: list[Abbreviation], lexicon: list[Span]
+    doc: Doc,
+    candidates: list[Candidate],
+    pairs: list[Abbreviation],
+    lexicon: list[Span],
+    label_folds: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Group]:
-    """Group candidate and lexicon spans by the name they stand for."""
+    """Group candidate and lexicon spans by the name they stand for.
+
+    An acronym the text defines is one group with its long form, also where the lexicon
+    knows the acronym: the long form joins the lexicon's concept when it is one of the
+    concept's labels ("Byte Pair Encoding (BPE)"), else the text's own definition wins and
+    the acronym leaves the concept ("Sharpness-Aware Minimization (SAM)" is no Segment
+    Anything Model). `label_folds`: each concept's folded labels."""
     words = token_texts(doc)
     spans: dict[tuple[int, int], set[str]] = {}
     names: dict[tuple[int, int], str] = {}
@@ -61,12 +72,25 @@ def build_groups(
         concept[(s.start, s.end)] = s
     short_to_long: dict[str, str] = {}
     long_of: dict[str, tuple[int, int]] = {}
+    #: long forms that join the lexicon concept of their acronym
+    joins: dict[str, str] = {}
+    #: (concept, folded acronym) of acronyms the text defines as another long form
+    defined: dict[tuple[str, str], str] = {}
     for p in pairs:
-        long_key = _key(doc, (p.start, p.end), concept, names)
+        long_span = (p.start, p.end)
+        long_key = _key(doc, long_span, concept, names)
         short_key = fold(words[p.short])
+        known_short = concept.get((p.short, p.short + 1))
+        if known_short is not None and known_short.kb_id_ != long_key:
+            labels = (label_folds or {}).get(known_short.kb_id_, frozenset())
+            if long_span not in concept and fold(span_text(doc, *long_span)) in labels:
+                joins.setdefault(long_key, known_short.kb_id_)
+                long_of.setdefault(known_short.kb_id_, long_span)
+                continue
+            defined.setdefault((known_short.kb_id_, short_key), long_key)
         if short_key and short_key != long_key:
             short_to_long.setdefault(short_key, long_key)
-            long_of.setdefault(long_key, (p.start, p.end))
+            long_of.setdefault(long_key, long_span)
     keys = {span: _key(doc, span, concept, names) for span in spans}
     known = set(keys.values())
 
@@ -85,7 +109,14 @@ def build_groups(
         key = keys[span]
         if not key:
             continue
-        key, short = canonical(key) if span not in concept else (key, False)
+        if span not in concept:
+            key, short = canonical(key)
+            key = joins.get(key, key)
+        elif (key, fold(words[span[0]])) in defined and span[1] - span[0] == 1:
+            key, short = defined[(key, fold(words[span[0]]))], True
+            concept.pop(span)  # the text's definition, not the lexicon's concept
+        else:
+            short = False
         group = groups.get(key)
         if group is None:
             group = groups[key] = Group(key)
