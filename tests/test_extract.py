@@ -31,6 +31,31 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
     assert "MATH-500" in words  # the markdown stars are split off
 
 
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        # a bar lists names and figures
+        (
+            "on the ResNet18|MobileNetV2|DeiT-Tiny backbone",
+            ["ResNet18", "MobileNetV2", "DeiT-Tiny"],
+        ),
+        ("gains of 5.61%|3.90%", ["5.61", "%", "|", "3.90"]),
+        # an arrow joins a figure before and after
+        ("GSM8K (5.9%→10.9%)", ["5.9", "%", "→", "10.9"]),
+        # an image resolution is no part of the dataset's name
+        ("1.77 on CelebA-64×64 and ImageNet-256x256", ["CelebA", "-64×64", "ImageNet"]),
+    ],
+)
+def test_tokenizer_splits_what_joins_names(nlp, text, tokens):
+    words = [t.text for t in nlp.make_doc(text)]
+    assert all(t in words for t in tokens), words
+
+
+def test_tokenizer_keeps_sizes_in_names(nlp):
+    words = [t.text for t in nlp.make_doc("Mixtral-8x7B and ResNet-50x4 on ImageNet")]
+    assert "Mixtral-8x7B" in words and "ResNet-50x4" in words
+
+
 def test_schwartz_hearst_long_form():
     long = "we use Reflective Entropy-Aware Test-Time Scaling"
     start = best_long_form("ReaTTS", long)

@@ -149,3 +149,16 @@ def test_a_score_has_no_difference_feature():
     features = cue_features(lower, Figure(2, 4, Decimal("70.8"), "%", 0), load_cues())
     assert "verb_before" in features
     assert not {"delta_after", "by_before", "delta_before"} & set(features)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNet. FooNet improves GSM8K (5.9%→10.9%) and MATH (36.3%→47.2%).",
+            {("FooNet", "10.9", "GSM8K"), ("FooNet", "47.2", "MATH")},
+        ),
+    ],
+)
+def test_a_figure_in_parentheses_is_on_the_benchmark_before_them(nlp, text, expected):
+    assert results(nlp, text) == expected

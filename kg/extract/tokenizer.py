@@ -30,6 +30,10 @@ def customize_tokenizer(nlp: Language) -> None:
         r"(?<=[0-9A-Za-z])/(?=[0-9A-Za-z])",
         r"[()]",
         r"(?<=[0-9A-Za-z])\.(?=[A-Z][a-z])",
+        # "ResNet18|MobileNetV2|DeiT-Tiny", "5.61%|3.90%": a bar lists; "5.9%→10.9%"
+        r"\|",
+        r"[→⇒←]",
+        r"(?<=[0-9])%(?=[|→⇒←])",
     ]
     # a sentence-final period after a name: "on GSM8K." (abbreviations are special cases);
     # units after a digit stay in the name (Math23K, Llama2-7B-128K, 30K), but for "%"
@@ -37,6 +41,8 @@ def customize_tokenizer(nlp: Language) -> None:
     adjectives = "|".join(sorted(load_cues().adjective_suffixes))
     suffixes = [
         rf"(?<=[A-Za-z0-9])-(?:{adjectives})",
+        # an image resolution after a dataset: "CelebA-64×64", "ImageNet-256x256"
+        r"(?<=[A-Za-z0-9])-[0-9]{2,4}[×x][0-9]{2,4}",
         r"\*+",
         r"(?<=[A-Z0-9])\.",
         r"(?<=[0-9])%",
