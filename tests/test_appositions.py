@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extract.appositions import FEATURE, apposition_after, named_after
+from kg.extract.appositions import FEATURE, apposed_before, apposition_after, named_after
 from kg.extract.components import GROUPS
 from kg.extract.texts import lowers
 from kg.extract.wordclass import word_classes
@@ -24,7 +24,11 @@ def _call(nlp, text: str, name: str) -> str | None:
     doc = nlp.make_doc(text)
     a, b = _at(doc, name)
     lower, heads = lowers(doc), word_classes(doc).head
-    found = apposition_after(lower, heads, b, len(doc)) or named_after(lower, heads, a, 0)
+    found = (
+        apposition_after(lower, heads, b, len(doc))
+        or named_after(lower, heads, a, 0)
+        or apposed_before(lower, heads, a, b, 0)
+    )
     return FEATURE[found] if found is not None else None
 
 
@@ -66,7 +70,23 @@ def _call(nlp, text: str, name: str) -> str | None:
             "Model",
         ),
         ("We collect a corpus of clinical notes called NoteBank.", "NoteBank", "Dataset"),
+        # a framework for evaluating is an evaluation framework (GUIDELINE.md): a Benchmark
+        (
+            "We propose Gauge, a framework for evaluating the honesty of LLMs.",
+            "Gauge",
+            "Benchmark",
+        ),
+        # the noun phrase before the name
+        (
+            "We propose a framework, Gauge, for evaluating psychological aspects of LLMs.",
+            "Gauge",
+            "Benchmark",
+        ),
+        ("We propose a novel routing framework, FooRoute, that learns.", "FooRoute", "Method"),
+        ("We release a new benchmark, PlanBench, of planning problems.", "PlanBench", "Benchmark"),
+        ("We train a compact model, TinyFoo, on it.", "TinyFoo", "Model"),
         # no apposition: a list, a verb
+        ("We compare FooNet, BarNet and BazNet on it.", "BarNet", None),
         ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),
         ("Lantern outperforms a strong model on every task.", "Lantern", None),
     ],

@@ -31,6 +31,8 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     evaluation = load_cues().evaluation_heads
     for k in range(start, min(end, start + _LONGEST)):
         if _ends_phrase(lower[k]):
+            if found == "M" and _evaluates(lower, k):
+                found = "B"  # "a framework for evaluating LLMs"
             break
         if heads[k] != " ":
             found = heads[k]
@@ -55,6 +57,29 @@ def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | N
     if i + 1 >= last or lower[i] not in _JOINS or lower[i + 1] not in _OPENERS:
         return None
     return phrase_head(lower, heads, i + 2, last)
+
+
+def _evaluates(lower: list[str], k: int) -> bool:
+    """Whether "for evaluating" (or assessing, benchmarking ...) starts at token `k`."""
+    return lower[k] == "for" and k + 1 < len(lower) and lower[k + 1] in load_cues().evaluation_verbs
+
+
+def apposed_before(lower: list[str], heads: str, a: int, b: int, first: int) -> str | None:
+    """The head type of "a framework, X, for evaluating …" / "a new benchmark, X": a noun
+    phrase with its head noun last, then a comma, then the name (tokens a to b)."""
+    k = a - 2
+    if k <= first or lower[a - 1] != "," or heads[k] == " ":
+        return None
+    if not any(lower[j] in _OPENERS for j in range(max(first, k - 4), k)):
+        return None
+    found = heads[k]
+    if found == "M" and (
+        lower[k - 1] in load_cues().evaluation_heads
+        or _evaluates(lower, b)
+        or (b < len(lower) and lower[b] == "," and _evaluates(lower, b + 1))
+    ):
+        return "B"
+    return found
 
 
 def named_after(lower: list[str], heads: str, a: int, first: int) -> str | None:

@@ -50,6 +50,8 @@ class Cues:
     evaluation_context_words: frozenset[str]
     naming_words: frozenset[str]
     evaluation_heads: frozenset[str]
+    #: "a framework for evaluating X" is an evaluation framework: a Benchmark
+    evaluation_verbs: frozenset[str]
     plural_heads: frozenset[str]
     quantity_words: frozenset[str]
     name_joiners: frozenset[str]
@@ -134,6 +136,7 @@ def read_cues(path: Path) -> Cues:
         evaluation_context_words=frozenset(raw["evaluation_context_words"]),
         naming_words=frozenset(raw["naming_words"]),
         evaluation_heads=frozenset(raw["evaluation_heads"]),
+        evaluation_verbs=frozenset(raw["evaluation_verbs"]),
         plural_heads=frozenset(raw["plural_heads"]),
         quantity_words=frozenset(raw["quantity_words"]),
         name_joiners=frozenset(raw["name_joiners"]),
