@@ -10,11 +10,13 @@ from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from kg import bidi
 from kg import graph_schema as schema
 from kg.export.views.abstract import highlight, meta_line
-from kg.export.views.data import elements, legend, options, page_of, proposals, relations
+from kg.export.views.data import options, page_of, proposals
+from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
 from kg.graph import entity_node, paper_node
 from kg.links import links
@@ -97,6 +99,7 @@ class Signatures:
     def __init__(self, graph: nx.MultiDiGraph) -> None:
         self.graph = graph
         self._made: dict[str, str] = {}
+        self.encoder = Encoder(graph)  #: each node's JSON, once, for every page drawing it
 
     def __call__(self, node: str) -> str:
         found = self._made.get(node)
@@ -156,10 +159,11 @@ class View:
 
     def render(self) -> str:
         """The page's HTML."""
-        graph = self.signatures.graph
         prefix = "../" if self.sub else ""
         attrs = {node: {"community": k} for node, k in self.communities}
-        vis = elements(graph, self.nodes, prefix, self.extra_edges, self.linked, attrs)
+        vis = self.signatures.encoder.encode(
+            self.nodes, prefix, self.extra_edges, self.linked, attrs
+        )
         template = templates().get_template(self.template) if self.template else None
         content = template.render(**self.context) if template else ""
         if not self.sub:
@@ -173,7 +177,9 @@ class View:
                 spread=self.spread,
                 communities=len({k for _, k in self.communities}),
             )
-        return _subpage(self.title, vis, self.note, content)
+        return _page(
+            self.title, vis, lib="../lib", home="../index.html", note=self.note, content=content
+        )
 
 
 @cache
@@ -185,9 +191,16 @@ def templates() -> Environment:
     )
 
 
+@cache
+def _options(spread: bool) -> tuple[dict, Markup]:
+    """The vis-network options and their JSON, encoded once a build (not on every page)."""
+    chosen = options(spread)
+    return chosen, Markup(tojson(chosen))
+
+
 def _page(
     title: str,
-    vis: tuple[list[dict], list[dict]],
+    vis: Encoded,
     *,
     lib: str,
     home: str | None,
@@ -196,7 +209,7 @@ def _page(
     spread: bool = False,
     communities: int = 0,
 ) -> str:
-    nodes, edges = (_visible(items) for items in vis)
+    chosen, encoded = _options(spread)
     html = (
         templates()
         .get_template("graph.html")
@@ -204,11 +217,14 @@ def _page(
             title=title,
             lib=lib,
             home=home,
-            nodes=nodes,
-            edges=edges,
-            options=options(spread),
-            legend=legend(nodes),
-            relations=relations(edges),
+            nodes=Markup(vis.nodes),
+            edges=Markup(vis.edges),
+            node_count=vis.node_count,
+            edge_count=vis.edge_count,
+            font=chosen["nodes"]["font"]["size"],
+            options=encoded,
+            legend=vis.legend,
+            relations=vis.relations,
             note=note,
             content=content,
             communities=communities,
@@ -216,23 +232,6 @@ def _page(
     )
     # what the page shows is what the input says: no control reorders it (`kg.bidi`)
     return bidi.visible(html) + "\n"
-
-
-def _visible(items: list[dict]) -> list[dict]:
-    """vis nodes or edges whose label, tooltip and search key show bidirectional controls as
-    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page)."""
-    return [
-        {
-            k: bidi.visible(v) if k in ("label", "title", "search") and isinstance(v, str) else v
-            for k, v in d.items()
-        }
-        for d in items
-    ]
-
-
-def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:
-    """A paper's or an entity's page: one folder down, its graph above its content."""
-    return _page(title, vis, lib="../lib", home="../index.html", note=note, content=content)
 
 
 def first_words(text: str, limit: int = 90) -> str:

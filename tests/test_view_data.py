@@ -1,0 +1,131 @@
+"""The views' vis data, made from the adjacency directly and encoded once a node, is what
+pyvis's `Network` assembles and Jinja's `tojson` writes; paper pages rank their neighbours
+as a count over every shared entity would."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+import pytest
+from conftest import SEEDS
+from jinja2.utils import htmlsafe_json_dumps
+from pyvis.network import Network
+
+from kg import bidi
+from kg import graph_schema as schema
+from kg.export.views.data import (
+    COLOURS,
+    EVIDENCE_CHARS,
+    SHAPES,
+    _clip,
+    _title,
+    elements,
+    page_of,
+    paper_label,
+    search_key,
+)
+from kg.export.views.encode import Encoder
+from kg.extract import extract
+from kg.graph import to_networkx
+from kg.ingest import read_inputs
+from kg.link import link
+from kg.model import KnowledgeGraph
+
+
+@pytest.fixture(scope="module")
+def linked(nlp) -> tuple[KnowledgeGraph, nx.MultiDiGraph]:
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    return kg, to_networkx(kg)
+
+
+def with_pyvis(graph, nodes, prefix="", extra_edges=(), linked=True, attrs=None):
+    """The vis data as pyvis assembled it before (a Network, a subgraph view)."""
+    keep = sorted(set(nodes))
+    net = Network(directed=True, cdn_resources="local")
+    for node in keep:
+        data = schema.node(graph, node)
+        page = page_of(node, data) if linked else None
+        label = paper_label(graph, node, data)
+        net.add_node(
+            node,
+            label=label,
+            title=_title(graph, node, data),
+            group=data["type"],
+            shape=SHAPES.get(data["type"], "dot"),
+            value=1 if data["kind"] == schema.PAPER else int(data["papers"]),
+            search=search_key(data, label),
+            **({"url": prefix + page} if page else {}),
+            **(attrs or {}).get(node, {}),
+        )
+    sub = graph.subgraph(keep)
+    rows = sorted(sub.edges(data=True), key=lambda e: (e[0], e[1], e[2]["relation"], e[2]["paper"]))
+    for head, tail, data in [*rows, *extra_edges]:
+        if data["relation"] == schema.MENTIONS:
+            net.add_edge(head, tail, color="#d0d0d0", relation=data["relation"])
+        else:
+            evidence = data.get("evidence")
+            title = f"{data['relation']}: {_clip(evidence, EVIDENCE_CHARS)}" if evidence else None
+            net.add_edge(
+                head,
+                tail,
+                title=title or data["relation"],
+                arrows="to",
+                relation=data["relation"],
+                **({"value": data["value"]} if "value" in data else {}),
+            )
+    vis_nodes, vis_edges, *_ = net.get_network_data()
+    for i, edge in enumerate(vis_edges):
+        edge["id"] = i
+    return vis_nodes, vis_edges
+
+
+def neighbourhoods(graph: nx.MultiDiGraph) -> list[list[str]]:
+    """Node sets a page might draw: each paper with its entities and their other papers."""
+    sets = []
+    for paper, _ in list(schema.paper_nodes(graph))[:12]:
+        entities = list(graph.successors(paper))
+        others = {p for e in entities for p in graph.predecessors(e)}
+        sets.append([paper, *entities, *sorted(others)[:10]])
+    return sets
+
+
+def test_vis_data_from_the_adjacency_is_pyvis_s(linked):
+    _, graph = linked
+    for nodes in neighbourhoods(graph):
+        for prefix, linked_ in (("../", True), ("", False)):
+            assert elements(graph, nodes, prefix, (), linked_) == with_pyvis(
+                graph, nodes, prefix, (), linked_
+            )
+    nodes = sorted(n for n, _ in schema.entity_nodes(graph))[:30]
+    extra = ((nodes[0], nodes[1], {"relation": "co-mentioned", "paper": "", "value": 3}),)
+    attrs = {nodes[2]: {"community": 4}}
+    direct = elements(graph, nodes, "", extra, True, attrs)
+    assert direct == with_pyvis(graph, nodes, "", extra, True, attrs)
+    assert direct[1][-1]["value"] == 3 and direct[0][2]["community"] == 4
+
+
+def tojson(items):
+    shown = [
+        {k: bidi.visible(v) if k in ("label", "title", "search") else v for k, v in d.items()}
+        for d in items
+    ]
+    return str(htmlsafe_json_dumps(shown, sort_keys=True))
+
+
+def test_nodes_encoded_once_are_what_tojson_writes_of_pyvis_s_data(linked):
+    _, graph = linked
+    graph = graph.copy()
+    paper = next(n for n, _ in schema.paper_nodes(graph))
+    graph.nodes[paper]["label"] = "Tro\u202ejan <b> & 'quoted'"  # escaped and marked
+    encoder = Encoder(graph)
+    for nodes in [*neighbourhoods(graph), *neighbourhoods(graph)]:  # the second: from the cache
+        vis_nodes, vis_edges = with_pyvis(graph, nodes, "../")
+        encoded = encoder.encode(nodes, "../")
+        assert encoded.nodes == tojson(vis_nodes)
+        assert encoded.edges == tojson(vis_edges)
+        assert (encoded.node_count, encoded.edge_count) == (len(vis_nodes), len(vis_edges))
+        counts = Counter(n["group"] for n in vis_nodes)
+        assert encoded.legend == [(k, c, counts[k]) for k, c in COLOURS.items() if k in counts]
+        assert encoded.relations == sorted({e["relation"] for e in vis_edges})
+    assert "[U+202E]" in encoder.encode([paper]).nodes
