@@ -4,7 +4,12 @@ as a count over every shared entity would."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -12,8 +17,10 @@ from conftest import SEEDS
 from jinja2.utils import htmlsafe_json_dumps
 from pyvis.network import Network
 
+import kg
 from kg import bidi
 from kg import graph_schema as schema
+from kg.export.views.abstract import MARK, highlight
 from kg.export.views.data import (
     COLOURS,
     EVIDENCE_CHARS,
@@ -129,3 +136,70 @@ def test_nodes_encoded_once_are_what_tojson_writes_of_pyvis_s_data(linked):
         assert encoded.legend == [(k, c, counts[k]) for k, c in COLOURS.items() if k in counts]
         assert encoded.relations == sorted({e["relation"] for e in vis_edges})
     assert "[U+202E]" in encoder.encode([paper]).nodes
+
+
+def with_displacy(ex) -> str:
+    """A paper's abstract as displaCy's entity renderer marked it (the views' code before)."""
+    from spacy.displacy.render import EntityRenderer
+
+    spans = sorted(
+        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
+        key=lambda s: (s[0], -s[1]),
+    )
+    kept, last_end = [], -1
+    for start, end, label in spans:
+        if start >= last_end:
+            kept.append({"start": start, "end": end, "label": label})
+            last_end = end
+    colours = {kind.upper(): colour for kind, colour in COLOURS.items()}
+    renderer = EntityRenderer(options={"colors": colours, "template": MARK})
+    page = {"text": ex.paper.text, "ents": kept, "title": None}
+    return str(renderer.render([page], page=False, minify=False)).strip()
+
+
+def test_abstracts_are_marked_as_displacy_marks_them(linked):
+    kg, _ = linked
+    odd = next(ex for ex in kg.extractions if len(ex.entities) >= 2)
+    text = odd.paper.text
+    cut = min(m.start for e in odd.entities for m in e.mentions)
+    # markup, quotes and line breaks before and inside the marks, a mention over another
+    changed = text[:cut].replace(" ", " <&>\"'\n", 2) + text[cut:]
+    shift = len(changed) - len(text)
+    first = odd.entities[0]
+    inner = dataclasses.replace(first.mentions[0], end=first.mentions[0].end - 1)
+    entities = [
+        dataclasses.replace(
+            e,
+            mentions=tuple(
+                dataclasses.replace(m, start=m.start + shift, end=m.end + shift)
+                for m in [*e.mentions, *([inner] if e is first else [])]
+            ),
+        )
+        for e in odd.entities
+    ]
+    edited = dataclasses.replace(
+        odd, paper=dataclasses.replace(odd.paper, text=changed), entities=entities
+    )
+    for ex in [*kg.extractions, edited]:
+        assert highlight(ex) == with_displacy(ex)
+    assert "<br>" in highlight(edited) and "&lt;&amp;&gt;&quot;'" in highlight(edited)
+
+
+def test_a_rebuild_from_the_cache_loads_no_spacy(tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    script = (
+        "import sys; from pathlib import Path; from kg.builder.pipeline import build; "
+        f"s = build([Path({str(SEEDS)!r})], Path({str(out)!r}), cache_dir=Path({str(cache)!r})); "
+        "print(s.cached, s.pages_kept, 'spacy' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(kg.__file__).parent.parent)}
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True)
+        return done.stdout.decode().split()
+
+    papers = len(list(SEEDS.glob("*.txt")))
+    first, again = run(), run()
+    assert first[2] == "True" and first[0] == "0"  # read by spaCy
+    assert int(again[0]) >= papers and int(again[1]) > 0  # all from the cache
+    assert again[2] == "False"

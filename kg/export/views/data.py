@@ -4,10 +4,10 @@ the page that renders them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from importlib.util import find_spec
 from pathlib import Path
 
 import networkx as nx
-import pyvis
 
 from kg import graph_schema as schema
 from kg.graph_schema import ENTITY, MENTIONS, PAPER, NodeData
@@ -45,7 +45,11 @@ ENTITY_PAGE_PAPERS = 2
 #: the script and stylesheet of every page, shipped once in lib/ (kg/export/views/templates/)
 SHARED = ("kg-views.js", "kg-views.css")
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
-_VIS = Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2"
+#: vis-network as pyvis ships it, found without importing pyvis (which imports IPython: 0.6 s)
+_PYVIS = find_spec("pyvis")
+if _PYVIS is None or _PYVIS.origin is None:
+    raise ImportError("the views need pyvis (its vis-network)")
+_VIS = Path(_PYVIS.origin).parent / "templates" / "lib" / "vis-9.1.2"
 
 
 def vis_library() -> dict[str, bytes]:
