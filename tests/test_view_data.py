@@ -20,6 +20,7 @@ from pyvis.network import Network
 import kg
 from kg import bidi
 from kg import graph_schema as schema
+from kg.export.views import neighbours
 from kg.export.views.abstract import MARK, highlight
 from kg.export.views.data import (
     COLOURS,
@@ -203,3 +204,19 @@ def test_a_rebuild_from_the_cache_loads_no_spacy(tmp_path):
     assert first[2] == "True" and first[0] == "0"  # read by spaCy
     assert int(again[0]) >= papers and int(again[1]) > 0  # all from the cache
     assert again[2] == "False"
+
+
+@pytest.mark.parametrize("hub", [0, 1, 2, 4, 1000])
+def test_paper_pages_rank_neighbours_as_counting_every_entity_does(linked, monkeypatch, hub):
+    kg, graph = linked
+    monkeypatch.setattr(neighbours, "HUB", hub)  # 0: every entity a hub; 1000: none
+    papers = {n for n, _ in schema.paper_nodes(graph)}
+    drawn = 0
+    ranker = neighbours.Neighbours(graph, papers)
+    for me in sorted(papers):
+        entities = set(graph.successors(me))
+        for limit in (1, 3, 25):
+            got = ranker.of(me, entities, limit)
+            assert got == neighbours.by_count(graph, me, entities, papers, limit), (me, limit)
+            drawn += len(got)
+    assert drawn > 10  # papers share entities: the rankings compared are not empty

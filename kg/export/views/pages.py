@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import networkx as nx
@@ -18,6 +17,7 @@ from kg.export.views.abstract import highlight, meta_line
 from kg.export.views.data import options, page_of, proposals
 from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
+from kg.export.views.neighbours import Neighbours
 from kg.graph import entity_node, paper_node
 from kg.links import links
 from kg.model import (
@@ -79,6 +79,11 @@ class Site:
         site.paper_nodes = {paper_node(p.id) for p in kg.papers}
         site.boards = boards(kg.results)
         return site
+
+    @cached_property
+    def neighbours(self) -> Neighbours:
+        """Ranks the papers that share a paper's entities (made once, for every page)."""
+        return Neighbours(self.graph, self.paper_nodes)
 
     def paper_name(self, pid: str, limit: int = 90) -> str:
         """How a table names a paper: its title, or what it proposes and its first words."""
@@ -246,11 +251,7 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     me = paper_node(p.id)
     every = set(graph.successors(me))
     mine = _most_mentioned(graph, me, every, PAPER_ENTITIES)
-    others: Counter[str] = Counter()
-    for entity in mine:
-        others.update(site.paper_nodes.intersection(graph.predecessors(entity)))
-    del others[me]
-    near = [n for n, _ in sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))[:PAPER_NEIGHBOURS]]
+    near = site.neighbours.of(me, mine, PAPER_NEIGHBOURS)
     keys = {
         e.name: entity_node(site.links[(p.id, e.name)])
         for e in ex.entities
