@@ -4,16 +4,18 @@
 
 Reads and extracts FILE... (through the extraction cache: KG_CACHE_DIR, so a second run
 extracts nothing), links them, then times, per repeat, `render_views` and `draw` of every
-page (one process, no workers, nothing written), and the ranking of each paper's neighbour
-papers (`Neighbours.of`) against the count over every shared entity it replaced
-(`neighbours.by_count`), checking both give the same papers. With --profile, the views'
-stage under cProfile, the 30 costliest functions by their own time.
+page (one process, no workers, nothing written, the cycle collector paused as in a build),
+and the ranking of each paper's neighbour papers (`Neighbours.of`) against the count over
+every shared entity it replaced (`neighbours.by_count`), checking both give the same
+papers. With --profile, the views' stage under cProfile, the 30 costliest functions by
+their own time.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import time
 from pathlib import Path
@@ -59,6 +61,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
+    gc.disable()  # as a build runs (`kg.builder.pipeline`)
     papers = _read(args.files, None, False, _no_progress)
     extractions, _ = _extract(papers, "local", None, ExtractionCache(), _no_progress)
     kg, graph = _link(extractions, _no_progress)

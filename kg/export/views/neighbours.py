@@ -39,15 +39,19 @@ class Neighbours:
         with edges to the most of them first, then by node id: what counting each entity's
         papers gives (`by_count`)."""
         pred, papers = self.graph.pred, self.papers
-        ranked = sorted(set(entities), key=lambda e: (len(pred[e]), e))
-        hub = ranked.pop() if ranked and len(pred[ranked[-1]]) > HUB else None
+        names = list(set(entities))
+        linked = [pred[e] for e in names]  # each entity's predecessors
+        hub = max(range(len(linked)), key=lambda i: len(linked[i]), default=-1)
+        if hub >= 0 and len(linked[hub]) <= HUB:
+            hub = -1
         counts: Counter[str] = Counter()
-        for entity in ranked:
-            counts.update(papers.intersection(pred[entity]))
+        for i, nodes in enumerate(linked):
+            if i != hub:
+                counts.update(papers.intersection(nodes))
         counts.pop(me, None)
-        if hub is None:
+        if hub < 0:
             return _best(counts, limit)
-        members, in_order = self._members(hub)
+        members, in_order = self._members(names[hub], linked[hub])
         counts.update(members.intersection(counts))  # their scores are exact
         alone: list[str] = []  # the hub's other papers share it alone: the first by id are enough
         for paper in in_order:
@@ -58,17 +62,20 @@ class Neighbours:
         counts.update(alone)
         return _best(counts, limit)
 
-    def _members(self, hub: str) -> tuple[set[str], list[str]]:
-        """The papers of an entity, as a set and sorted (made once an entity)."""
-        found = self._hubs.get(hub)
+    def _members(self, entity: str, linked: Iterable[str]) -> tuple[set[str], list[str]]:
+        """The papers among an entity's predecessors (`linked`), as a set and sorted (made
+        once an entity)."""
+        found = self._hubs.get(entity)
         if found is None:
-            members = self.papers.intersection(self.graph.pred[hub])
-            found = self._hubs[hub] = (members, sorted(members))
+            members = self.papers.intersection(linked)
+            found = self._hubs[entity] = (members, sorted(members))
         return found
 
 
 def _best(counts: Counter[str], limit: int) -> list[str]:
     """The `limit` papers of the highest counts, then by node id."""
+    if len(counts) <= 4 * limit:  # sorting them all is faster then
+        return [paper for paper, _ in sorted(counts.items(), key=_order)[:limit]]
     return [paper for paper, _ in heapq.nsmallest(limit, counts.items(), key=_order)]
 
 
