@@ -220,3 +220,10 @@ def test_paper_pages_rank_neighbours_as_counting_every_entity_does(linked, monke
             assert got == neighbours.by_count(graph, me, entities, papers, limit), (me, limit)
             drawn += len(got)
     assert drawn > 10  # papers share entities: the rankings compared are not empty
+
+
+def test_the_controls_looked_for_one_by_one_are_those_of_the_pattern():
+    matched = {chr(c) for c in range(0x110000) if bidi.CONTROLS.match(chr(c))}
+    assert set(bidi.CHARACTERS) == matched and len(matched) == 9
+    text = "a \u2067b\u2069 c"
+    assert bidi.visible(text) == "a [U+2067]b[U+2069] c" and bidi.visible("a · b") == "a · b"

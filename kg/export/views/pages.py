@@ -236,7 +236,7 @@ def _page(
         )
     )
     # what the page shows is what the input says: no control reorders it (`kg.bidi`)
-    return (html if html.isascii() else bidi.visible(html)) + "\n"
+    return bidi.visible(html) + "\n"
 
 
 def first_words(text: str, limit: int = 90) -> str:
