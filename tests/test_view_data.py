@@ -227,3 +227,22 @@ def test_the_controls_looked_for_one_by_one_are_those_of_the_pattern():
     assert set(bidi.CHARACTERS) == matched and len(matched) == 9
     text = "a \u2067b\u2069 c"
     assert bidi.visible(text) == "a [U+2067]b[U+2069] c" and bidi.visible("a · b") == "a · b"
+
+
+def test_a_paper_view_marks_its_abstract_only_when_drawn(linked, monkeypatch):
+    from kg.export.views import abstract
+    from kg.export.views.pages import Site, paper_view
+
+    kg, graph = linked
+    ex = next(ex for ex in kg.extractions if ex.entities)
+    site = Site.of(kg, graph)
+    drawn = paper_view(ex, site, "x").render()
+    found = []
+    monkeypatch.setattr(abstract, "links", lambda text: found.append(text) or abstract.Links())
+    view = paper_view(ex, site, "x")
+    digest = view.digest()
+    assert found == []  # gathered and digested: no link looked for
+    assert view.render() == drawn and found == [ex.paper.text]
+    assert abstract.highlight(ex) in drawn
+    edited = dataclasses.replace(ex, paper=dataclasses.replace(ex.paper, text=ex.paper.text + "!"))
+    assert paper_view(edited, site, "x").digest() != digest

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 from kg.export.views.data import COLOURS
+from kg.links import Links, links
 from kg.model import Extraction
 
 #: a mention's markup: the padding and fonts in lib/kg-views.css, not in each mark (displaCy's
@@ -31,22 +35,61 @@ def highlight(ex: Extraction) -> str:
     """The abstract as HTML with every mention highlighted (no overlaps), as displaCy's entity
     renderer with `MARK` writes it, without spaCy: loading it took a second, and a rebuild
     whose every extraction comes from the cache gathers every paper's page."""
-    spans = sorted(
-        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
-        key=lambda s: (s[0], -s[1]),
-    )
-    text = ex.paper.text
-    parts = []
-    offset = 0
-    for start, end, label in spans:
-        if start < offset:  # displaCy draws no overlapping spans
-            continue
-        parts.append(_lines(text[offset:start]))
-        colour = _COLOURS.get(label.upper(), DEFAULT_COLOUR)
-        parts.append(MARK.format(bg=colour, text=_escape(text[start:end]), label=label, kb_link=""))
-        offset = end
-    parts.append(_lines(text[offset:]))
-    return ENTITIES.format(content="".join(parts))
+    return Marked.of(ex).__html__()
+
+
+@dataclass(frozen=True)
+class Marked:
+    """An abstract and the mentions to mark in it, made into HTML (`highlight`) only when its
+    page is drawn: a rebuild gathers every page's view to draw a few. Its repr, which
+    `View.digest` reads, is that of what the HTML is made from."""
+
+    text: str
+    spans: tuple[tuple[int, int, str], ...]  #: (start, end, type), sorted
+
+    @classmethod
+    def of(cls, ex: Extraction) -> Marked:
+        spans = sorted(
+            ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
+            key=lambda s: (s[0], -s[1]),
+        )
+        return cls(ex.paper.text, tuple(spans))
+
+    def __html__(self) -> str:
+        """The HTML (what Jinja's `safe` filter and autoescaping take)."""
+        text = self.text
+        parts = []
+        offset = 0
+        for start, end, label in self.spans:
+            if start < offset:  # displaCy draws no overlapping spans
+                continue
+            parts.append(_lines(text[offset:start]))
+            colour = _COLOURS.get(label.upper(), DEFAULT_COLOUR)
+            mark = MARK.format(bg=colour, text=_escape(text[start:end]), label=label, kb_link="")
+            parts.append(mark)
+            offset = end
+        parts.append(_lines(text[offset:]))
+        return ENTITIES.format(content="".join(parts))
+
+
+@dataclass(frozen=True)
+class LinksOf:
+    """The code and project pages an abstract links to (`kg.links.links`), found only when
+    its page is drawn; its repr is the abstract's."""
+
+    text: str
+
+    @cached_property
+    def found(self) -> Links:
+        return links(self.text)
+
+    @property
+    def code(self) -> tuple[str, ...]:
+        return self.found.code
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return self.found.pages
 
 
 def _lines(text: str) -> str:

@@ -13,13 +13,12 @@ from markupsafe import Markup
 
 from kg import bidi
 from kg import graph_schema as schema
-from kg.export.views.abstract import highlight, meta_line
+from kg.export.views.abstract import LinksOf, Marked, meta_line
 from kg.export.views.data import options, page_of, proposals
 from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
 from kg.export.views.neighbours import Neighbours
 from kg.graph import entity_node, paper_node
-from kg.links import links
 from kg.model import (
     Assertion,
     Entity,
@@ -259,8 +258,8 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     }
     context = {
         "meta": meta_line(ex),
-        "links": links(p.text),  # code and project pages (kg.links)
-        "abstract": highlight(ex),
+        "links": LinksOf(p.text),  # code and project pages (kg.links), when drawn
+        "abstract": Marked.of(ex),  # the mentions marked, when drawn
         "extractor": extractor,
         "entities": [
             {
