@@ -125,8 +125,8 @@ class Signatures:
 class View:
     """What one page shows, gathered from the graph, and how to draw it.
 
-    Gathering is cheap; drawing (pyvis assembling the network, Jinja and JSON writing the
-    page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
+    Gathering is cheap; drawing (the vis data, its JSON, the marked abstract and Jinja
+    writing the page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
     attributes and the edges among them (`Signatures`), and the fields here. So two views
     with one digest render the same page (with the same code: `kg.builder.memo.fingerprint`),
     and a rebuild redraws only the pages whose digest changed.
