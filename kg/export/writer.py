@@ -53,6 +53,7 @@ class ExportWriter:
         self.aside: dict[str, Path] = {}
         self.kept: list[Path] = []  #: targets that already held what was written
         self._swept: set[Path] = set()
+        self._made: set[Path] = set()  #: folders made (or found) by this build
         for folder in sorted({(out / name).parent for name in self.before} | {out}):
             self._sweep(folder)
 
@@ -79,7 +80,18 @@ class ExportWriter:
         if _holds(target, payload):
             self.kept.append(target)
             return
-        self.stream(name, lambda handle: handle.write(payload))
+        try:  # as `stream` does, with fewer calls: a build writes 29,000 pages
+            fd, tmp = self._temporary(target)
+            self.temps.append((Path(tmp), target))
+            try:
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fchmod(fd, 0o644)
+            finally:
+                os.close(fd)
+        except OSError as error:
+            raise self._failed(error) from None
 
     def keep(self, name: str) -> None:
         """Keep the export `name` as it is, as part of this build's exports (not pruned)."""
@@ -93,11 +105,7 @@ class ExportWriter:
         """
         target = self.out / name
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._sweep(target.parent)
-            fd, tmp = tempfile.mkstemp(
-                prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=target.parent
-            )
+            fd, tmp = self._temporary(target)
             if aside:
                 self.aside[name] = Path(tmp)
             else:
@@ -108,6 +116,17 @@ class ExportWriter:
             return Path(tmp)
         except OSError as error:
             raise self._failed(error) from None
+
+    def _temporary(self, target: Path) -> tuple[int, str]:
+        """A new temporary file beside `target` (its folder made, once), open for writing."""
+        folder = target.parent
+        if folder not in self._made:  # made and swept once a build
+            folder.mkdir(parents=True, exist_ok=True)
+            self._sweep(folder)
+            self._made.add(folder)
+        return tempfile.mkstemp(
+            prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=folder
+        )
 
     def _failed(self, error: OSError) -> ExportError:
         """Remove the temporaries; the error to raise."""

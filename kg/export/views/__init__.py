@@ -1,8 +1,10 @@
 """Interactive HTML views: the overview, a page per paper, per entity in two or more
-papers and per benchmark with a result (its leaderboard). pyvis assembles what each draws,
-kg's template renders it, vis-network and the pages' own script ship once in lib/, and
-every page opens from disk with no network. A page's `View` has a digest of all it shows,
-by which a rebuild draws again only the pages whose view changed (`kg.builder.pages`)."""
+papers and per benchmark with a result (its leaderboard). What each draws is vis-network
+data as pyvis would assemble it, made from the graph's adjacency (`data`, `encode`), kg's
+template renders it, vis-network (as pyvis ships it) and the pages' own script ship once
+in lib/, and every page opens from disk with no network. A page's `View` has a digest of
+all it shows, by which a rebuild draws again only the pages whose view changed
+(`kg.builder.pages`)."""
 
 from __future__ import annotations
 

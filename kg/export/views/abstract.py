@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from functools import cached_property
 
 from kg.export.views.data import COLOURS
+from kg.links import Links, links
 from kg.model import Extraction
-
-if TYPE_CHECKING:
-    from spacy.displacy.render import EntityRenderer
 
 #: a mention's markup: the padding and fonts in lib/kg-views.css, not in each mark (displaCy's
 #: own template wrote 400 bytes of style into each, a ninth of a paper's page)
 MARK = '<mark class="entity" style="background: {bg}">{text}<span>{label}{kb_link}</span></mark>'
+#: the colours by label as displaCy looks them up, and its colour for any other label
+_COLOURS = {kind.upper(): colour for kind, colour in COLOURS.items()}
+DEFAULT_COLOUR = "#ddd"
+#: displaCy's frame of the marked text (its TPL_ENTS, left to right, stripped)
+ENTITIES = '<div class="entities" style="line-height: 2.5; direction: ltr">{content}</div>'
 
 
 def meta_line(ex: Extraction) -> str:
@@ -29,31 +32,73 @@ def meta_line(ex: Extraction) -> str:
 
 
 def highlight(ex: Extraction) -> str:
-    """The abstract as HTML with every mention highlighted by displaCy (no overlaps)."""
-    spans = sorted(
-        ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
-        key=lambda s: (s[0], -s[1]),
-    )
-    kept: list[dict[str, object]] = []
-    last_end = -1
-    for start, end, label in spans:  # displaCy draws no overlapping spans
-        if start >= last_end:
-            kept.append({"start": start, "end": end, "label": label})
-            last_end = end
-    page = {"text": ex.paper.text, "ents": kept, "title": None}
-    return str(_displacy().render([page], page=False, minify=False)).strip()
+    """The abstract as HTML with every mention highlighted (no overlaps), as displaCy's entity
+    renderer with `MARK` writes it, without spaCy: loading it took a second, and a rebuild
+    whose every extraction comes from the cache gathers every paper's page."""
+    return Marked.of(ex).__html__()
 
 
-@cache
-def _displacy() -> EntityRenderer:
-    """displaCy's entity renderer, made once: `displacy.render` makes one per call, and each
-    reads every installed package's entry points for colours (40% of a paper page's time).
-    Imported here: loading spaCy costs a second, and a rebuild may draw no paper page."""
-    from spacy.displacy.render import EntityRenderer
+@dataclass(frozen=True)
+class Marked:
+    """An abstract and the mentions to mark in it, made into HTML (`highlight`) only when its
+    page is drawn: a rebuild gathers every page's view to draw a few. Its repr, which
+    `View.digest` reads, is that of what the HTML is made from."""
 
-    return EntityRenderer(
-        options={
-            "colors": {kind.upper(): colour for kind, colour in COLOURS.items()},
-            "template": MARK,
-        }
+    text: str
+    spans: tuple[tuple[int, int, str], ...]  #: (start, end, type), sorted
+
+    @classmethod
+    def of(cls, ex: Extraction) -> Marked:
+        spans = sorted(
+            ((m.start, m.end, e.type.value) for e in ex.entities for m in e.mentions),
+            key=lambda s: (s[0], -s[1]),
+        )
+        return cls(ex.paper.text, tuple(spans))
+
+    def __html__(self) -> str:
+        """The HTML (what Jinja's `safe` filter and autoescaping take)."""
+        text = self.text
+        parts = []
+        offset = 0
+        for start, end, label in self.spans:
+            if start < offset:  # displaCy draws no overlapping spans
+                continue
+            parts.append(_lines(text[offset:start]))
+            colour = _COLOURS.get(label.upper(), DEFAULT_COLOUR)
+            mark = MARK.format(bg=colour, text=_escape(text[start:end]), label=label, kb_link="")
+            parts.append(mark)
+            offset = end
+        parts.append(_lines(text[offset:]))
+        return ENTITIES.format(content="".join(parts))
+
+
+@dataclass(frozen=True)
+class LinksOf:
+    """The code and project pages an abstract links to (`kg.links.links`), found only when
+    its page is drawn; its repr is the abstract's."""
+
+    text: str
+
+    @cached_property
+    def found(self) -> Links:
+        return links(self.text)
+
+    @property
+    def code(self) -> tuple[str, ...]:
+        return self.found.code
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        return self.found.pages
+
+
+def _lines(text: str) -> str:
+    """Text between marks, escaped, its line breaks as <br> (as displaCy writes it)."""
+    return "<br>".join(_escape(line) for line in text.split("\n"))
+
+
+def _escape(text: str) -> str:
+    """`spacy.util.escape_html`: &, <, > and " as entities (not ')."""
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )

@@ -1,14 +1,13 @@
-"""What a view draws: vis-network nodes and edges, assembled with pyvis, kept apart from
+"""What a view draws: vis-network nodes and edges, as pyvis would assemble them, kept apart from
 the page that renders them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from importlib.util import find_spec
 from pathlib import Path
 
 import networkx as nx
-import pyvis
-from pyvis.network import Network
 
 from kg import graph_schema as schema
 from kg.graph_schema import ENTITY, MENTIONS, PAPER, NodeData
@@ -46,7 +45,11 @@ ENTITY_PAGE_PAPERS = 2
 #: the script and stylesheet of every page, shipped once in lib/ (kg/export/views/templates/)
 SHARED = ("kg-views.js", "kg-views.css")
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
-_VIS = Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2"
+#: vis-network as pyvis ships it, found without importing pyvis (which imports IPython: 0.6 s)
+_PYVIS = find_spec("pyvis")
+if _PYVIS is None or _PYVIS.origin is None:
+    raise ImportError("the views need pyvis (its vis-network)")
+_VIS = Path(_PYVIS.origin).parent / "templates" / "lib" / "vis-9.1.2"
 
 
 def vis_library() -> dict[str, bytes]:
@@ -152,56 +155,66 @@ def elements(
 ) -> tuple[list[dict], list[dict]]:
     """vis nodes and edges for `nodes` and the edges among them; urls relative to `prefix`
     (none when not `linked`: a build that writes no paper or entity page); `attrs`: more
-    fields of some nodes (their community)."""
+    fields of some nodes (their community). The fields and order pyvis's `Network` gives
+    (`add_node`, `add_edge`), made from the adjacency directly: pyvis checks each id against a
+    list, which made a page's cost quadratic in its size."""
     keep = sorted(set(nodes))
-    net = Network(directed=True, cdn_resources="local")
-    for node in keep:
-        data = schema.node(graph, node)
-        kind = data["type"]
-        page = page_of(node, data) if linked else None
-        extra = {"url": prefix + page} if page else {}
-        label = paper_label(graph, node, data)
-        net.add_node(
-            node,
-            label=label,
-            title=_title(graph, node, data),
-            group=kind,
-            shape=SHAPES.get(kind, "dot"),
-            value=1 if data["kind"] == PAPER else int(data["papers"]),
-            search=search_key(data, label),
-            **extra,
-            **(attrs or {}).get(node, {}),
-        )
-    sub = graph.subgraph(keep)
-    rows = sorted(sub.edges(data=True), key=lambda e: (e[0], e[1], e[2]["relation"], e[2]["paper"]))
-    for head, tail, data in [*rows, *extra_edges]:
-        relation = data["relation"]
-        if relation == MENTIONS:
-            net.add_edge(head, tail, color="#d0d0d0", relation=relation)
-        else:
-            evidence = data.get("evidence")
-            net.add_edge(  # no label: a label on each edge of a large graph hid the nodes
-                head,
-                tail,
-                title=f"{relation}: {_clip(evidence, EVIDENCE_CHARS)}" if evidence else relation,
-                arrows="to",
-                relation=relation,
-                **({"value": data["value"]} if "value" in data else {}),
-            )
-    vis_nodes, vis_edges, *_ = net.get_network_data()
-    for i, edge in enumerate(vis_edges):
-        edge["id"] = i  # stable ids: the filters update edges by id
-    return vis_nodes, vis_edges
+    vis_nodes = [
+        vis_node(graph, node, prefix, linked, (attrs or {}).get(node, {})) for node in keep
+    ]
+    rows = [*edges_among(graph, keep), *extra_edges]
+    vis_edges = [
+        {**vis_edge(head, tail, data), "id": i} for i, (head, tail, data) in enumerate(rows)
+    ]
+    return vis_nodes, vis_edges  # ids: stable, the filters update edges by id
 
 
-def legend(vis_nodes: list[dict]) -> list[tuple[str, str, int]]:
-    """(type, colour, count) of the types drawn, in the legend's order."""
-    counts: dict[str, int] = {}
-    for node in vis_nodes:
-        counts[node["group"]] = counts.get(node["group"], 0) + 1
-    return [(kind, colour, counts[kind]) for kind, colour in COLOURS.items() if kind in counts]
+def vis_node(graph: nx.MultiDiGraph, node: str, prefix: str, linked: bool, attrs: dict) -> dict:
+    """One vis node, as pyvis's `Network.add_node` makes it."""
+    data = schema.node(graph, node)
+    kind = data["type"]
+    page = page_of(node, data) if linked else None
+    label = paper_label(graph, node, data)
+    return {
+        "title": _title(graph, node, data),
+        "group": kind,
+        "value": 1 if data["kind"] == PAPER else int(data["papers"]),
+        "search": search_key(data, label),
+        **({"url": prefix + page} if page else {}),
+        **attrs,
+        "id": node,
+        "label": label or node,  # pyvis labels a node by its id when the label is empty
+        "shape": SHAPES.get(kind, "dot"),
+    }
 
 
-def relations(vis_edges: list[dict]) -> list[str]:
-    """The relation names drawn, sorted."""
-    return sorted({edge["relation"] for edge in vis_edges})
+def edges_among(graph: nx.MultiDiGraph, keep: Sequence[str]) -> list[tuple[str, str, dict]]:
+    """The edges among the nodes `keep`, sorted by head, tail, relation and paper (out-edges
+    of each member: a subgraph view walked every edge twice)."""
+    among = set(keep)
+    adj = graph.adj
+    rows = [
+        (head, tail, data)
+        for head in keep
+        for tail, keyed in adj[head].items()
+        if tail in among
+        for data in keyed.values()
+    ]
+    rows.sort(key=lambda e: (e[0], e[1], e[2]["relation"], e[2]["paper"]))
+    return rows
+
+
+def vis_edge(head: str, tail: str, data: Mapping) -> dict:
+    """One vis edge but its id, as pyvis's `Network.add_edge` makes it (directed)."""
+    relation = data["relation"]
+    if relation == MENTIONS:
+        return {"color": "#d0d0d0", "relation": relation, "from": head, "to": tail, "arrows": "to"}
+    evidence = data.get("evidence")
+    return {  # no label: a label on each edge of a large graph hid the nodes
+        "title": f"{relation}: {_clip(evidence, EVIDENCE_CHARS)}" if evidence else relation,
+        "arrows": "to",
+        "relation": relation,
+        **({"value": data["value"]} if "value" in data else {}),
+        "from": head,
+        "to": tail,
+    }

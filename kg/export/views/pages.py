@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import networkx as nx
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from kg import bidi
 from kg import graph_schema as schema
-from kg.export.views.abstract import highlight, meta_line
-from kg.export.views.data import elements, legend, options, page_of, proposals, relations
+from kg.export.views.abstract import LinksOf, Marked, meta_line
+from kg.export.views.data import options, page_of, proposals
+from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
+from kg.export.views.neighbours import Neighbours
 from kg.graph import entity_node, paper_node
-from kg.links import links
 from kg.model import (
     Assertion,
     Entity,
@@ -78,6 +79,11 @@ class Site:
         site.boards = boards(kg.results)
         return site
 
+    @cached_property
+    def neighbours(self) -> Neighbours:
+        """Ranks the papers that share a paper's entities (made once, for every page)."""
+        return Neighbours(self.graph, self.paper_nodes)
+
     def paper_name(self, pid: str, limit: int = 90) -> str:
         """How a table names a paper: its title, or what it proposes and its first words."""
         title = self.titles.get(pid)
@@ -97,6 +103,7 @@ class Signatures:
     def __init__(self, graph: nx.MultiDiGraph) -> None:
         self.graph = graph
         self._made: dict[str, str] = {}
+        self.encoder = Encoder(graph)  #: each node's JSON, once, for every page drawing it
 
     def __call__(self, node: str) -> str:
         found = self._made.get(node)
@@ -118,8 +125,8 @@ class Signatures:
 class View:
     """What one page shows, gathered from the graph, and how to draw it.
 
-    Gathering is cheap; drawing (pyvis assembling the network, Jinja and JSON writing the
-    page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
+    Gathering is cheap; drawing (the vis data, its JSON, the marked abstract and Jinja
+    writing the page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
     attributes and the edges among them (`Signatures`), and the fields here. So two views
     with one digest render the same page (with the same code: `kg.builder.memo.fingerprint`),
     and a rebuild redraws only the pages whose digest changed.
@@ -156,10 +163,11 @@ class View:
 
     def render(self) -> str:
         """The page's HTML."""
-        graph = self.signatures.graph
         prefix = "../" if self.sub else ""
         attrs = {node: {"community": k} for node, k in self.communities}
-        vis = elements(graph, self.nodes, prefix, self.extra_edges, self.linked, attrs)
+        vis = self.signatures.encoder.encode(
+            self.nodes, prefix, self.extra_edges, self.linked, attrs
+        )
         template = templates().get_template(self.template) if self.template else None
         content = template.render(**self.context) if template else ""
         if not self.sub:
@@ -173,7 +181,9 @@ class View:
                 spread=self.spread,
                 communities=len({k for _, k in self.communities}),
             )
-        return _subpage(self.title, vis, self.note, content)
+        return _page(
+            self.title, vis, lib="../lib", home="../index.html", note=self.note, content=content
+        )
 
 
 @cache
@@ -185,9 +195,16 @@ def templates() -> Environment:
     )
 
 
+@cache
+def _options(spread: bool) -> tuple[dict, Markup]:
+    """The vis-network options and their JSON, encoded once a build (not on every page)."""
+    chosen = options(spread)
+    return chosen, Markup(tojson(chosen))
+
+
 def _page(
     title: str,
-    vis: tuple[list[dict], list[dict]],
+    vis: Encoded,
     *,
     lib: str,
     home: str | None,
@@ -196,7 +213,7 @@ def _page(
     spread: bool = False,
     communities: int = 0,
 ) -> str:
-    nodes, edges = (_visible(items) for items in vis)
+    chosen, encoded = _options(spread)
     html = (
         templates()
         .get_template("graph.html")
@@ -204,11 +221,14 @@ def _page(
             title=title,
             lib=lib,
             home=home,
-            nodes=nodes,
-            edges=edges,
-            options=options(spread),
-            legend=legend(nodes),
-            relations=relations(edges),
+            nodes=Markup(vis.nodes),
+            edges=Markup(vis.edges),
+            node_count=vis.node_count,
+            edge_count=vis.edge_count,
+            font=chosen["nodes"]["font"]["size"],
+            options=encoded,
+            legend=vis.legend,
+            relations=vis.relations,
             note=note,
             content=content,
             communities=communities,
@@ -216,23 +236,6 @@ def _page(
     )
     # what the page shows is what the input says: no control reorders it (`kg.bidi`)
     return bidi.visible(html) + "\n"
-
-
-def _visible(items: list[dict]) -> list[dict]:
-    """vis nodes or edges whose label, tooltip and search key show bidirectional controls as
-    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page)."""
-    return [
-        {
-            k: bidi.visible(v) if k in ("label", "title", "search") and isinstance(v, str) else v
-            for k, v in d.items()
-        }
-        for d in items
-    ]
-
-
-def _subpage(title: str, vis: tuple[list[dict], list[dict]], note: str, content: str) -> str:
-    """A paper's or an entity's page: one folder down, its graph above its content."""
-    return _page(title, vis, lib="../lib", home="../index.html", note=note, content=content)
 
 
 def first_words(text: str, limit: int = 90) -> str:
@@ -247,11 +250,7 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     me = paper_node(p.id)
     every = set(graph.successors(me))
     mine = _most_mentioned(graph, me, every, PAPER_ENTITIES)
-    others: Counter[str] = Counter()
-    for entity in mine:
-        others.update(site.paper_nodes.intersection(graph.predecessors(entity)))
-    del others[me]
-    near = [n for n, _ in sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))[:PAPER_NEIGHBOURS]]
+    near = site.neighbours.of(me, mine, PAPER_NEIGHBOURS)
     keys = {
         e.name: entity_node(site.links[(p.id, e.name)])
         for e in ex.entities
@@ -259,8 +258,8 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
     }
     context = {
         "meta": meta_line(ex),
-        "links": links(p.text),  # code and project pages (kg.links)
-        "abstract": highlight(ex),
+        "links": LinksOf(p.text),  # code and project pages (kg.links), when drawn
+        "abstract": Marked.of(ex),  # the mentions marked, when drawn
         "extractor": extractor,
         "entities": [
             {
