@@ -131,8 +131,16 @@ def test_more_ways_of_defining_an_acronym(nlp, text, long, short):
     assert (long, short) in {(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations}
 
 
-def test_no_apposed_pair_without_initials(nlp):
-    doc = nlp("We compare against GPT-4, a strong model, and BERT, a Transformer.")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We compare against GPT-4, a strong model, and BERT, a Transformer.",
+        # two capitals are too few to tell an acronym from a name
+        "We propose AdaR, an Adaptive Recurrent graph model.",
+    ],
+)
+def test_no_apposed_pair_without_initials(nlp, text):
+    doc = nlp(text)
     assert not doc._.abbreviations
 
 

@@ -300,6 +300,8 @@ def _long_apposed(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[
     tokens = word[at : end if end is not None else min(len(word), at + 14)]
     if not tokens or not tokens[0][:1].isupper() or tokens[0] == word[short_i]:
         return None
+    if len(_letters(word[short_i])) < 3:  # "AdaR, an Adaptive Recurrent graph model": AR
+        return None  # is too little to tell an acronym from a name that shares two initials
     spelled = spelled_by_initials(word[short_i], tokens)
     if spelled is None or spelled < 2:
         return None
