@@ -4,8 +4,11 @@ than the text, and the rules read them many times."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from spacy.attrs import IDX, ORTH, SPACY
+from spacy.strings import StringStore
 from spacy.tokens import Doc
 
 
@@ -19,23 +22,49 @@ def offsets(doc: Doc) -> list[int]:
 
 def words(doc: Doc) -> list[str]:
     """The text of every token."""
-    return _strings(doc, ORTH, "kg_words")
+    found = doc.user_data.get("kg_words")
+    if found is None:
+        strings = doc.vocab.strings
+        texts = _TEXTS.get(strings)
+        if texts is None:
+            if len(_TEXTS) >= 4:
+                _TEXTS.clear()
+            texts = _TEXTS[strings] = Known(strings.__getitem__)
+        found = doc.user_data["kg_words"] = list(
+            map(texts.__getitem__, doc.to_array(ORTH).tolist())
+        )
+    return found
 
 
 def lowers(doc: Doc) -> list[str]:
     """The lower-case text of every token (`Token.lower_`, which is `str.lower`)."""
     found = doc.user_data.get("kg_lowers")
     if found is None:
-        found = doc.user_data["kg_lowers"] = [w.lower() for w in words(doc)]
+        found = doc.user_data["kg_lowers"] = list(map(_LOWERS.__getitem__, words(doc)))
     return found
 
 
-def _strings(doc: Doc, attr: int, key: str) -> list[str]:
-    found = doc.user_data.get(key)
-    if found is None:
-        strings = doc.vocab.strings
-        found = doc.user_data[key] = [strings[h] for h in doc.to_array(attr).tolist()]
-    return found
+class Known(dict):
+    """`make(key)` by key, made once and kept (all forgotten when the cache is full): most
+    words of an abstract were read before."""
+
+    LIMIT = 1 << 20
+
+    def __init__(self, make: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> str:
+        if len(self) > self.LIMIT:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
+
+
+#: a word's text by its hash, per StringStore (a string read from the store is decoded anew
+#: each time, its hash not yet known), and a word's lower case
+_TEXTS: dict[StringStore, Known] = {}
+_LOWERS = Known(str.lower)
 
 
 def _with_space(doc: Doc) -> list[str]:

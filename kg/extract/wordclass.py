@@ -10,7 +10,6 @@ and the scans are regular expressions and substring tests on those strings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.lang.lex_attrs import is_punct
@@ -19,7 +18,7 @@ from spacy.tokens import Doc
 
 from kg.extract.cues import load_cues
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
-from kg.extract.texts import words
+from kg.extract.texts import Known, words
 from kg.model import EntityType
 
 #: words that join the capitalised words of one name: "Unified Alignment for Agents"
@@ -77,7 +76,7 @@ def word_classes(doc: Doc) -> WordClasses:
     """The classes of a Doc's tokens, computed once."""
     found = doc.user_data.get("kg_word_classes")
     if found is None:
-        codes = "".join(map(_classes, words(doc)))
+        codes = "".join(map(_CODES.__getitem__, words(doc)))
         found = doc.user_data["kg_word_classes"] = WordClasses(
             *(codes[k::_WIDTH] for k in range(_WIDTH))
         )
@@ -87,7 +86,6 @@ def word_classes(doc: Doc) -> WordClasses:
 _WIDTH = 8  #: classes per word
 
 
-@lru_cache(maxsize=262144)
 def _classes(word: str) -> str:
     if word.isalpha() and word.islower():
         # most words: no name's shape, no capital, no number
@@ -117,6 +115,8 @@ def _classes(word: str) -> str:
     )
 
 
+#: the classes of every word read so far
+_CODES = Known(_classes)
 _NAMING = load_cues().naming_cues
 _FINAL = frozenset(Sentencizer.default_punct_chars)
 
