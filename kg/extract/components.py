@@ -25,6 +25,7 @@ from kg.extract.entities import Decision, complete_lists, decide, rule_type
 from kg.extract.entities import select as select_spans
 from kg.extract.entity_features import context, group_features
 from kg.extract.groups import Group, build_groups
+from kg.extract.sentences import SENTENCE_BOUNDS
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import word_classes
 from kg.lexicon import Concept, default_lexicon, load_lexicon
@@ -70,9 +71,11 @@ class SentenceSplitter:
         classes = word_classes(doc).sentence
         flags = numpy.full((len(doc), 1), -1, dtype="int64")
         starts = [0] + [m.end() - 1 for m in _SENTENCE_START.finditer(classes)]
-        for start in _bounded(starts, len(doc), token_texts(doc)):
-            flags[start] = 1
+        starts = _bounded(starts, len(doc), token_texts(doc))
+        flags[starts] = 1
         doc.from_array([SENT_START], flags.astype("uint64"))  # type: ignore[arg-type]
+        # the bounds `sentence_bounds` would read back from the flags set here
+        doc.user_data[SENTENCE_BOUNDS] = list(zip(starts, [*starts[1:], len(doc)], strict=True))
         return doc
 
 
