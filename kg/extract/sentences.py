@@ -5,7 +5,6 @@ from __future__ import annotations
 from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
-
 #: doc.user_data key of the sentence bounds (set by kg_sentences, else read off SENT_START)
 SENTENCE_BOUNDS = "kg_sentence_bounds"
 
