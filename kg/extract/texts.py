@@ -50,11 +50,11 @@ class Known(dict):
 
     LIMIT = 1 << 20
 
-    def __init__(self, make: Callable[[Any], str]) -> None:
+    def __init__(self, make: Callable[[Any], Any]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, key: Any) -> str:
+    def __missing__(self, key: Any) -> Any:
         if len(self) > self.LIMIT:
             self.clear()
         value = self[key] = self.make(key)
