@@ -48,7 +48,7 @@ class Known(dict):
     """`make(key)` by key, made once and kept (all forgotten when the cache is full): most
     words of an abstract were read before."""
 
-    LIMIT = 1 << 20
+    LIMIT = 1 << 18  #: as many as the largest lru_cache of the extractor keeps
 
     def __init__(self, make: Callable[[Any], Any]) -> None:
         super().__init__()
