@@ -12,7 +12,7 @@ from kg.extract import wordclass
 from kg.extract.cues import load_cues
 from kg.extract.run import collector_paused
 from kg.extract.sentences import SENTENCE_BOUNDS, sentence_bounds
-from kg.extract.texts import Known, lowers, words
+from kg.extract.texts import Known, lowers, positions, words
 
 TEXTS = [
     "We propose FooNet, a model for GSM8K. It beats GPT-4 and Qwen2.5-7B (by 4.2%)!",
@@ -104,3 +104,12 @@ def test_the_collector_is_paused_for_extraction_and_restored():
         assert not gc.isenabled()  # left as it was
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    "tokens",
+    [[], ["as"], ["we", "call", "it", "X", "as", "in", "as", "(", "as"], ["(", "(", "or", "Or"]],
+)
+def test_positions_are_the_indices_of_the_wanted_tokens_in_order(tokens):
+    wanted = frozenset({"as", "call", "(", "Or"})
+    assert positions(tokens, wanted) == [i for i, t in enumerate(tokens) if t in wanted]

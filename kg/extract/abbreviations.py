@@ -11,7 +11,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_bounds
-from kg.extract.texts import words
+from kg.extract.texts import positions, words
 
 
 def _valid_short(text: str) -> bool:
@@ -71,10 +71,11 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
     pairs: list[tuple[Span, Span]] = []
     word = words(doc)
     n = len(word)
-    if not _TRIGGERS.intersection(word):
+    triggers = positions(word, _TRIGGERS)
+    if not triggers:
         return pairs
     starts = [start for start, _ in sentence_bounds(doc)]
-    for i in [i for i, t in enumerate(word) if t in _TRIGGERS]:
+    for i in triggers:
         text = word[i]
         if text == "(" and 0 < i and i + 1 < n:
             close = next((j for j in range(i + 1, min(n, i + 16)) if word[j] in ");"), None)

@@ -23,7 +23,7 @@ from kg.extract.families import model_family
 from kg.extract.name_forms import expand_slash, is_marker
 from kg.extract.sentences import sentence_bounds
 from kg.extract.shapes import is_name_shape, is_size
-from kg.extract.texts import lowers, offsets, text, urls
+from kg.extract.texts import lowers, offsets, positions, text, urls
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import OPEN_QUOTES, word_classes
 
@@ -205,7 +205,7 @@ class CandidateFinder:
         """ "we call our approach X", "we name it X", "which we refer to as X": the name after
         a naming verb and its object."""
         n = len(words)
-        for i in (i for i in range(1, n - 2) if lower[i] in self.cues.calling_verbs):
+        for i in (i for i in positions(lower, self.cues.calling_verbs) if 1 <= i < n - 2):
             if lower[i] == "as":
                 if lower[i - 1] == "to" and i > 1 and lower[i - 2] in self.cues.refer_verbs:
                     yield from self._named(words, lower, i + 1)

@@ -44,6 +44,22 @@ def lowers(doc: Doc) -> list[str]:
     return found
 
 
+def positions(tokens: list[str], wanted: frozenset[str] | set[str]) -> list[int]:
+    """The indices of the tokens that are in `wanted`, in order (the tokens are scanned in
+    C: by the set intersection, then by `list.index` for each word found)."""
+    out: list[int] = []
+    for word in wanted.intersection(tokens):
+        i = tokens.index(word)
+        while True:
+            out.append(i)
+            try:
+                i = tokens.index(word, i + 1)
+            except ValueError:
+                break
+    out.sort()
+    return out
+
+
 class Known(dict):
     """`make(key)` by key, made once and kept (all forgotten when the cache is full): most
     words of an abstract were read before."""
