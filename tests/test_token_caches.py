@@ -12,7 +12,7 @@ from kg.extract import wordclass
 from kg.extract.cues import load_cues
 from kg.extract.run import collector_paused
 from kg.extract.sentences import SENTENCE_BOUNDS, sentence_bounds
-from kg.extract.texts import Known, lowers, positions, words
+from kg.extract.texts import Known, lowers, positions, span_text, words
 
 TEXTS = [
     "We propose FooNet, a model for GSM8K. It beats GPT-4 and Qwen2.5-7B (by 4.2%)!",
@@ -113,3 +113,11 @@ def test_the_collector_is_paused_for_extraction_and_restored():
 def test_positions_are_the_indices_of_the_wanted_tokens_in_order(tokens):
     wanted = frozenset({"as", "call", "(", "Or"})
     assert positions(tokens, wanted) == [i for i, t in enumerate(tokens) if t in wanted]
+
+
+@pytest.mark.parametrize("text", TEXTS + ["Two  spaces,\nnew line\t tab  end ", "  lead"])
+def test_a_spans_text_is_spacys(nlp, text):
+    doc = nlp(text)
+    for start in range(len(doc)):
+        for end in range(start + 1, min(len(doc), start + 6) + 1):
+            assert span_text(doc, start, end) == doc[start:end].text

@@ -110,7 +110,10 @@ def span_text(doc: Doc, start: int, end: int) -> str:
     """The text of tokens [start, end) (`doc[start:end].text`, without a Span)."""
     if end - start == 1:
         return words(doc)[start]
-    return "".join(_with_space(doc)[start : end - 1]) + words(doc)[end - 1]
+    # the Doc's text from the first token to the end of the last (a Doc's text is its
+    # tokens, each with the one space that follows it, if any)
+    at = offsets(doc)
+    return text(doc)[at[start] : at[end - 1] + len(words(doc)[end - 1])]
 
 
 _URL = re.compile(r"(https?://|www\.)\S+")
