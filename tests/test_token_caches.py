@@ -12,7 +12,7 @@ from kg.extract import wordclass
 from kg.extract.cues import load_cues
 from kg.extract.run import collector_paused
 from kg.extract.sentences import SENTENCE_BOUNDS, sentence_bounds
-from kg.extract.texts import Known, lowers, positions, span_text, words
+from kg.extract.texts import Known, lowers, offsets, positions, span_text, words
 
 TEXTS = [
     "We propose FooNet, a model for GSM8K. It beats GPT-4 and Qwen2.5-7B (by 4.2%)!",
@@ -29,6 +29,7 @@ def test_token_texts_and_lower_cases_are_spacys(nlp, text):
     for d in (doc, again):
         assert words(d) == [t.text for t in d]
         assert lowers(d) == [t.lower_ for t in d]
+        assert offsets(d) == [t.idx for t in d]
 
 
 @pytest.mark.parametrize("text", TEXTS)

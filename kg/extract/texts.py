@@ -30,9 +30,10 @@ def words(doc: Doc) -> list[str]:
             if len(_TEXTS) >= 4:
                 _TEXTS.clear()
             texts = _TEXTS[strings] = Known(strings.__getitem__)
-        found = doc.user_data["kg_words"] = list(
-            map(texts.__getitem__, doc.to_array(ORTH).tolist())
-        )
+        # the offsets too, in the same call (every Doc's are read)
+        hashes, at = doc.to_array([ORTH, IDX]).T.tolist() if len(doc) else ([], [])
+        doc.user_data.setdefault("kg_offsets", at)
+        found = doc.user_data["kg_words"] = list(map(texts.__getitem__, hashes))
     return found
 
 
