@@ -5,11 +5,13 @@ Pure helpers; the spaCy component lives in `components.py`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_bounds
-from kg.extract.texts import words
+from kg.extract.texts import positions, words
 
 
 def _valid_short(text: str) -> bool:
@@ -143,10 +145,12 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
     pairs: list[tuple[Span, Span]] = []
     word = words(doc)
     n = len(word)
-    if not _TRIGGERS.intersection(word):
+    triggers = positions(word, _TRIGGERS)
+    if not triggers:
         return pairs
-    sent_start = _sentence_starts(doc)
-    for i, text in ((i, t) for i, t in enumerate(word) if t in _TRIGGERS):
+    starts = [start for start, _ in sentence_bounds(doc)]
+    for i in triggers:
+        text = word[i]
         if text == "(" and 0 < i and i + 1 < n:
             close = next((j for j in range(i + 1, min(n, i + 16)) if word[j] in ");"), None)
             if close is None:
@@ -154,7 +158,7 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             inner = [j for j in range(i + 1, close) if word[j].lower() not in _SHORT_INTRODUCERS]
             if close == i + 2 or (len(inner) == 1 and inner[0] == close - 1 and close - i <= 4):
                 # "Long Form (SHORT)", "Long Form (abbreviated as SHORT)"
-                pair = _long_before(doc, word, close - 1, i, sent_start[i])
+                pair = _long_before(doc, word, close - 1, i, _start_of(starts, i))
                 if pair is not None:
                     pairs.append(pair)
             elif close - i - 1 >= 2 and (short_i := _short_before(word, i)) is not None:
@@ -185,7 +189,7 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             and _valid_short(word[i + 1])
             and (i + 2 >= n or not word[i + 2][:1].isalnum())
         ):
-            pair = _long_before(doc, word, i + 1, i - 1, sent_start[i])
+            pair = _long_before(doc, word, i + 1, i - 1, _start_of(starts, i))
             if pair is not None:
                 pairs.append(pair)
     return pairs
@@ -215,12 +219,9 @@ def _after_introducer(word: list[str], start: int, end: int) -> int:
     return start
 
 
-def _sentence_starts(doc: Doc) -> list[int]:
-    """The start of the sentence of every token (0 everywhere without sentences)."""
-    out = [0] * len(doc)
-    for start, end in sentence_bounds(doc):
-        out[start:end] = [start] * (end - start)
-    return out
+def _start_of(starts: list[int], i: int) -> int:
+    """The start of the sentence of token `i`, of the sentences that start at `starts`."""
+    return starts[bisect_right(starts, i) - 1]
 
 
 def _long_before(

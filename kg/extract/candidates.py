@@ -23,7 +23,7 @@ from kg.extract.families import model_family
 from kg.extract.name_forms import expand_slash, is_marker
 from kg.extract.sentences import sentence_bounds
 from kg.extract.shapes import is_name_shape, is_size
-from kg.extract.texts import lowers, offsets, text, urls
+from kg.extract.texts import lowers, offsets, positions, text, urls
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import OPEN_QUOTES, word_classes
 
@@ -90,7 +90,7 @@ class CandidateFinder:
             add(m.start(), m.start() + 1, "SHAPE" if m.group() == "s" else "WEAK")
         for start, end, label in self._phrases(words, lower, starts, classes.phrase):
             add(start, end, label)
-        for start, end in self._proposal_phrases(words, lower):
+        for start, end in self._proposal_phrases(words, lower, classes.role):
             add(start, end, "PROPOSAL")
         for start, end, label in self._called(words, lower):
             add(start, end, label)
@@ -205,7 +205,7 @@ class CandidateFinder:
         """ "we call our approach X", "we name it X", "which we refer to as X": the name after
         a naming verb and its object."""
         n = len(words)
-        for i in (i for i in range(1, n - 2) if lower[i] in self.cues.calling_verbs):
+        for i in (i for i in positions(lower, self.cues.calling_verbs) if 1 <= i < n - 2):
             if lower[i] == "as":
                 if lower[i - 1] == "to" and i > 1 and lower[i - 2] in self.cues.refer_verbs:
                     yield from self._named(words, lower, i + 1)
@@ -233,7 +233,9 @@ class CandidateFinder:
             if j < n and (words[j][:1].isalnum() or words[j] in OPEN_QUOTES):
                 yield from self._named(words, lower, j)
 
-    def _proposal_phrases(self, words: list[str], lower: list[str]) -> Iterator[tuple[int, int]]:
+    def _proposal_phrases(
+        self, words: list[str], lower: list[str], roles: str
+    ) -> Iterator[tuple[int, int]]:
         """ "we introduce derivation graphs, which ...": the short noun phrase a proposal
         verb introduces, when no determiner says it is a description ("a new method")."""
         n = len(words)
@@ -242,7 +244,9 @@ class CandidateFinder:
         verbs = self.cues.proposal_verbs
         documents = self.cues.document_nouns
         proposers = self.cues.proposer_words | documents
-        for i in (i for i in range(1, n - 1) if lower[i] in verbs):
+        # a proposal verb's role class is v, or o, p, s for the words whose role comes first
+        at = (m.start() for m in _ROLE_OF_VERB.finditer(roles, 1, max(1, n - 1)))
+        for i in (i for i in at if lower[i] in verbs):
             if lower[i - 1] not in proposers:
                 continue
             if lower[i - 1] in documents and lower[i] not in self.cues.document_verbs:
@@ -290,6 +294,7 @@ _RUN = re.compile(r"[ABN](?:[AaBbN]|[jk](?=[AaN]))*")
 _CAPITAL = re.compile(r"[AaBbN]")
 _CUE = re.compile(r"[nNq]")
 _SHAPED = re.compile(r"[sw]")
+_ROLE_OF_VERB = re.compile(r"[vops]")
 
 
 def _starts_name(word: str) -> bool:

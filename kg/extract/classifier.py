@@ -19,6 +19,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
+from operator import add
 
 from kg.resources import data_dir
 
@@ -47,12 +49,13 @@ class LinearModel:
         """The linear score of each class."""
         second: dict[str, float] | None = self._second  # type: ignore[attr-defined]
         if second is not None:
-            one = second.get
-            return [self.bias[0], self.bias[1] + sum(one(f, 0.0) for f in features)]
-        rows = [w for w in map(self.weights.get, features) if w is not None]
+            return [self.bias[0], self.bias[1] + sum(map(second.get, features, repeat(0.0)))]
+        # the weight rows of the known features (a row is never empty), summed per class in
+        # the features' order
+        rows = list(filter(None, map(self.weights.get, features)))
         if not rows:
             return list(self.bias)
-        return [b + s for b, s in zip(self.bias, map(sum, zip(*rows, strict=True)), strict=True)]
+        return list(map(add, self.bias, map(sum, zip(*rows, strict=True))))
 
     def probabilities(self, features: Iterable[str]) -> dict[str, float]:
         """Each class's probability (softmax of the scores)."""

@@ -25,6 +25,8 @@ from kg.extract.entities import Decision, complete_lists, decide, rule_type
 from kg.extract.entities import select as select_spans
 from kg.extract.entity_features import context, group_features
 from kg.extract.groups import Group, build_groups
+from kg.extract.sentences import SENTENCE_BOUNDS
+from kg.extract.texts import Known
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import word_classes
 from kg.lexicon import Concept, default_lexicon, load_lexicon
@@ -70,15 +72,20 @@ class SentenceSplitter:
         if not len(doc):
             return doc
         classes = word_classes(doc).sentence
-        flags = numpy.full((len(doc), 1), -1, dtype="int64")
         starts = [0] + [m.end() - 1 for m in _SENTENCE_START.finditer(classes)]
-        for start in _bounded(starts, len(doc), token_texts(doc)):
-            flags[start] = 1
-        doc.from_array([SENT_START], flags.astype("uint64"))  # type: ignore[arg-type]
+        starts = _bounded(starts, len(doc), token_texts(doc))
+        flags = numpy.empty((len(doc), 1), dtype=numpy.uint64)
+        flags.fill(_NO_START)
+        flags[starts] = 1
+        doc.from_array([SENT_START], flags)  # type: ignore[arg-type]
+        # the bounds `sentence_bounds` would read back from the flags set here
+        doc.user_data[SENTENCE_BOUNDS] = list(zip(starts, [*starts[1:], len(doc)], strict=True))
         return doc
 
 
 _SENTENCE_START = re.compile(r"f[fp]*w")
+#: SENT_START -1 (no sentence starts here) as the unsigned value `Doc.from_array` reads
+_NO_START = numpy.uint64(2**64 - 1)
 _BREAKS = frozenset({",", ";", ":"})
 
 
@@ -137,6 +144,8 @@ class LexiconMatcher:
                 # long one-word names
                 if len(fold(label)) > 2 and (not label.isalpha() or len(label) >= 5):
                     self.folded.setdefault(fold(label), concept)
+        #: the concept a word folds to, or None, by word
+        self.folded_word = Known(lambda word: self.folded.get(fold(word)))
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
@@ -146,9 +155,10 @@ class LexiconMatcher:
         words = token_texts(doc)
         classes = word_classes(doc)
         # folded matches are of names (shaped, capitalised): the class strings find them
+        folded = self.folded_word
         for m in _CASED.finditer(classes.cased):
             i = m.start()
-            concept = self.folded.get(fold(words[i]))
+            concept = folded[words[i]]
             if concept is not None:
                 spans.append(Span(doc, i, i + 1, label=concept.type.value, kb_id=concept.key))
         doc.spans[LEXICON] = filter_spans(spans)

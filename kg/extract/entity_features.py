@@ -16,7 +16,7 @@ from kg.extract.families import family_suffix, model_family
 from kg.extract.groups import Group
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
-from kg.extract.texts import lowers
+from kg.extract.texts import Known, lowers
 from kg.extract.texts import urls as doc_urls
 from kg.extract.texts import words as token_texts
 from kg.extract.typing_rules import lexicon_variant
@@ -302,10 +302,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         first, last_token = ctx.bounds[here]
         for c in set(heads[max(first, a - 4) : a]):
             if c != " ":
-                seen.add(_HEAD_FEATURE[c] + ":L")
+                seen.add(_HEAD_LEFT[c])
         for c in set(heads[b : min(last_token, b + 5)]):
             if c != " ":
-                seen.add(_HEAD_FEATURE[c] + ":R")
+                seen.add(_HEAD_RIGHT[c])
         if not CUE_CHARS[CMP].isdisjoint(cues[max(0, a - 6) : a]):
             seen.add("cmp_before")
         if not CUE_CHARS[VS].isdisjoint(cues[max(0, a - 3) : a]):
@@ -320,10 +320,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
             seen.add("use:" + use)
         prev1 = lower[a - 1] if a > 0 else "<s>"
         next1 = lower[b] if b < n else "</s>"
-        seen.add("p1:" + prev1)
-        seen.add("p2:" + (lower[a - 2] if a > 1 else "<s>"))
-        seen.add("n1:" + next1)
-        seen.add("n2:" + (lower[b + 1] if b + 1 < n else "</s>"))
+        seen.add(_P1[prev1])
+        seen.add(_P2[lower[a - 2] if a > 1 else "<s>"])
+        seen.add(_N1[next1])
+        seen.add(_N2[lower[b + 1] if b + 1 < n else "</s>"])
         for j in (
             a - 2 if prev1 in LIST_SEPARATORS else -1,
             b + 1 if next1 in LIST_SEPARATORS else -1,
@@ -359,3 +359,8 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
+_HEAD_LEFT = {c: f + ":L" for c, f in _HEAD_FEATURE.items()}
+_HEAD_RIGHT = {c: f + ":R" for c, f in _HEAD_FEATURE.items()}
+#: the features of the words around a mention, made once per word (one string each: its
+#: hash is computed once, for the feature set and the model's weights alike)
+_P1, _P2, _N1, _N2 = (Known(prefix.__add__) for prefix in ("p1:", "p2:", "n1:", "n2:"))

@@ -33,12 +33,13 @@ def model_family(name: str) -> str | None:
     labels = _model_labels()
     variant_parts = load_cues().model_variant_parts
     for cut in range(len(name) - 1, 0, -1):
+        # the rest starts with a separator, or a digit after a letter (the cheap test first)
+        if name[cut] not in "-. " and not (name[cut - 1].isalpha() and name[cut].isdigit()):
+            continue
         label = name[:cut]
         if label not in labels:
             continue
         rest = name[cut:]
-        if rest[0] not in "-. " and not (label[-1].isalpha() and rest[0].isdigit()):
-            continue
         parts = [p for p in re.split(r"[-. ]", rest) if p]
         if parts and all(
             p[0].isdigit() or p.lower() in variant_parts or is_size(p) or p in labels for p in parts

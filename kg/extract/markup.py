@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 #: characters without which a text holds no markup this module reads
 _TRIGGERS = re.compile(r"[\\$*_{}]|<[a-zA-Z/]|&[#a-zA-Z]|``|''")
+#: the characters every match of `_TRIGGERS` starts with (one character class: a fast scan)
+_TRIGGER_START = re.compile(r"[\\$*_{}<&`']")
+#: the characters `_scan` stops at
+_SPECIAL = re.compile(r"[\\$*_{}<&`'^]")
 
 _GREEK = (
     "alpha α beta β gamma γ delta δ epsilon ϵ varepsilon ε zeta ζ eta η theta θ vartheta ϑ "
@@ -55,9 +59,11 @@ _ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 # **bold**, *italic* and _italic_ as Markdown pairs them: a marker touching a word on one
 # side only; a lone star (A*, Q*) is a name's own
 _BOLD = re.compile(r"\*\*(?=\S)(?:[^*\n]|\*(?!\*)){1,200}?(?<=\S)\*\*")
-_STAR = re.compile(r"(?<![\w*\\])\*(?=[^\s*])[^*\n]{1,200}?(?<=[^\s*\\])\*(?![\w*])")
-_LEFT_OVER = re.compile(r"\*\*+|(?<=[A-Za-z])\*(?=[A-Za-z])")
-_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
+# (each starts with its marker and looks behind it after: the engine then scans for the
+# marker alone, not every character)
+_STAR = re.compile(r"\*(?<![\w*\\]\*)(?=[^\s*])[^*\n]{1,200}?(?<=[^\s*\\])\*(?![\w*])")
+_LEFT_OVER = re.compile(r"\*\*+|\*(?<=[A-Za-z]\*)(?=[A-Za-z])")
+_UNDERSCORE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,8 @@ class _Writer:
 
 def strip_markup(text: str) -> Cleaned:
     """`text` without LaTeX, Markdown and HTML markup, with the map back to `text`."""
-    if not _TRIGGERS.search(text):
+    first = _TRIGGER_START.search(text)
+    if first is None or not _TRIGGERS.search(text, first.start()):
         return Cleaned(text)
     drop, pairs = _emphasis_markers(text)
     out = _Writer()
@@ -201,11 +208,8 @@ def _scan(text: str, start: int, end: int, out: _Writer, drop: dict[int, str], m
     """Write text[start:end] clean; `math` is whether it is inside `$...$`."""
     i = start
     run = start  # start of the verbatim run not yet written
-    while i < end:
-        c = text[i]
-        if c not in "\\$*_{}<&`'^":
-            i += 1
-            continue
+    while (found := _SPECIAL.search(text, i, end)) is not None:
+        i = found.start()
         out.keep(text[run:i], run)
         i = _markup(text, i, end, out, drop, math)
         run = i

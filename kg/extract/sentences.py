@@ -5,11 +5,14 @@ from __future__ import annotations
 from spacy.attrs import SENT_START
 from spacy.tokens import Doc
 
+#: doc.user_data key of the sentence bounds (set by kg_sentences, else read off SENT_START)
+SENTENCE_BOUNDS = "kg_sentence_bounds"
+
 
 def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
     """(start, end) token offsets of every sentence, in order (read off the SENT_START
     array: iterating `doc.sents` makes a Token object per token)."""
-    bounds = doc.user_data.get("kg_sentence_bounds")
+    bounds = doc.user_data.get(SENTENCE_BOUNDS)
     if bounds is None:
         if not len(doc):
             bounds = []
@@ -19,7 +22,7 @@ def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
             bounds = list(zip(starts, [*starts[1:], len(doc)], strict=True))
         else:
             bounds = [(0, len(doc))]
-        doc.user_data["kg_sentence_bounds"] = bounds
+        doc.user_data[SENTENCE_BOUNDS] = bounds
     return bounds
 
 

@@ -10,14 +10,15 @@ _CAMEL = re.compile(r"[a-zà-ÿ][A-Z]|[A-Z]{2,}[a-z]")
 _SIZE = re.compile(r"^\d+(\.\d+)?[BMbm]$")
 #: characters a name token may hold; URLs, formulas and punctuation runs are not names
 _NAME_CHARS = re.compile(r"^[^\W_][\w.+'’@\-–]*[\w+'’]$")
+_DASHES = re.compile(r"[-–]")
 
 
 def _strong_part(part: str) -> bool:
     if not part or not part[0].isalnum():
         return False
-    caps = sum(c.isupper() for c in part)
-    has_digit = any(c.isdigit() for c in part)
-    has_alpha = any(c.isalpha() for c in part)
+    caps = sum(map(str.isupper, part))
+    has_digit = any(map(str.isdigit, part))
+    has_alpha = any(map(str.isalpha, part))
     return has_alpha and (
         bool(_CAMEL.search(part)) or caps >= 2 or (has_digit and part[0].isupper())
     )
@@ -32,9 +33,9 @@ def is_name_shape(text: str) -> bool:
         # 3ViewSense, 2WikiMultihopQA: a digit, then a camel-case name
         rest = text.lstrip("0123456789")
         return len(rest) >= 3 and bool(_CAMEL.search(rest)) and rest[0].isupper()
-    if not any(c.isupper() for c in text):
+    if not any(map(str.isupper, text)):
         return False
-    parts = re.split(r"[-–]", text)
+    parts = _DASHES.split(text)
     if any(_strong_part(p) for p in parts):
         return True
     if len(parts) > 1 and parts[0][:1].isupper():
@@ -49,7 +50,7 @@ def is_name_shape(text: str) -> bool:
 @lru_cache(maxsize=262144)
 def is_weak_name_shape(text: str) -> bool:
     """Title-case hyphenated compounds (Video-Holmes, Chain-of-Glimpse): names only in context."""
-    parts = re.split(r"[-–]", text)
+    parts = _DASHES.split(text)
     return (
         bool(_NAME_CHARS.match(text))
         and len(parts) > 1

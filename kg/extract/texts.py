@@ -4,8 +4,11 @@ than the text, and the rules read them many times."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from spacy.attrs import IDX, ORTH, SPACY
+from spacy.strings import StringStore
 from spacy.tokens import Doc
 
 
@@ -19,23 +22,66 @@ def offsets(doc: Doc) -> list[int]:
 
 def words(doc: Doc) -> list[str]:
     """The text of every token."""
-    return _strings(doc, ORTH, "kg_words")
+    found = doc.user_data.get("kg_words")
+    if found is None:
+        strings = doc.vocab.strings
+        texts = _TEXTS.get(strings)
+        if texts is None:
+            if len(_TEXTS) >= 4:
+                _TEXTS.clear()
+            texts = _TEXTS[strings] = Known(strings.__getitem__)
+        # the offsets too, in the same call (every Doc's are read)
+        hashes, at = doc.to_array([ORTH, IDX]).T.tolist() if len(doc) else ([], [])
+        doc.user_data.setdefault("kg_offsets", at)
+        found = doc.user_data["kg_words"] = list(map(texts.__getitem__, hashes))
+    return found
 
 
 def lowers(doc: Doc) -> list[str]:
     """The lower-case text of every token (`Token.lower_`, which is `str.lower`)."""
     found = doc.user_data.get("kg_lowers")
     if found is None:
-        found = doc.user_data["kg_lowers"] = [w.lower() for w in words(doc)]
+        found = doc.user_data["kg_lowers"] = list(map(_LOWERS.__getitem__, words(doc)))
     return found
 
 
-def _strings(doc: Doc, attr: int, key: str) -> list[str]:
-    found = doc.user_data.get(key)
-    if found is None:
-        strings = doc.vocab.strings
-        found = doc.user_data[key] = [strings[h] for h in doc.to_array(attr).tolist()]
-    return found
+def positions(tokens: list[str], wanted: frozenset[str] | set[str]) -> list[int]:
+    """The indices of the tokens that are in `wanted`, in order (the tokens are scanned in
+    C: by the set intersection, then by `list.index` for each word found)."""
+    out: list[int] = []
+    for word in wanted.intersection(tokens):
+        i = tokens.index(word)
+        while True:
+            out.append(i)
+            try:
+                i = tokens.index(word, i + 1)
+            except ValueError:
+                break
+    out.sort()
+    return out
+
+
+class Known(dict):
+    """`make(key)` by key, made once and kept (all forgotten when the cache is full): most
+    words of an abstract were read before."""
+
+    LIMIT = 1 << 18  #: as many as the largest lru_cache of the extractor keeps
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) > self.LIMIT:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
+
+
+#: a word's text by its hash, per StringStore (a string read from the store is decoded anew
+#: each time, its hash not yet known), and a word's lower case
+_TEXTS: dict[StringStore, Known] = {}
+_LOWERS = Known(str.lower)
 
 
 def _with_space(doc: Doc) -> list[str]:
@@ -65,7 +111,10 @@ def span_text(doc: Doc, start: int, end: int) -> str:
     """The text of tokens [start, end) (`doc[start:end].text`, without a Span)."""
     if end - start == 1:
         return words(doc)[start]
-    return "".join(_with_space(doc)[start : end - 1]) + words(doc)[end - 1]
+    # the Doc's text from the first token to the end of the last (a Doc's text is its
+    # tokens, each with the one space that follows it, if any)
+    at = offsets(doc)
+    return text(doc)[at[start] : at[end - 1] + len(words(doc)[end - 1])]
 
 
 _URL = re.compile(r"(https?://|www\.)\S+")

@@ -10,7 +10,6 @@ and the scans are regular expressions and substring tests on those strings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.lang.lex_attrs import is_punct
@@ -19,7 +18,7 @@ from spacy.tokens import Doc
 
 from kg.extract.cues import load_cues
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
-from kg.extract.texts import words
+from kg.extract.texts import Known, words
 from kg.model import EntityType
 
 #: words that join the capitalised words of one name: "Unified Alignment for Agents"
@@ -77,7 +76,7 @@ def word_classes(doc: Doc) -> WordClasses:
     """The classes of a Doc's tokens, computed once."""
     found = doc.user_data.get("kg_word_classes")
     if found is None:
-        codes = "".join(map(_classes, words(doc)))
+        codes = "".join(map(_CODES.__getitem__, words(doc)))
         found = doc.user_data["kg_word_classes"] = WordClasses(
             *(codes[k::_WIDTH] for k in range(_WIDTH))
         )
@@ -87,11 +86,9 @@ def word_classes(doc: Doc) -> WordClasses:
 _WIDTH = 8  #: classes per word
 
 
-@lru_cache(maxsize=262144)
 def _classes(word: str) -> str:
     if word.isalpha() and word.islower():
-        # most words: no name's shape, no capital, no number
-        lower = word
+        # most words: no name's shape, no capital, no number, no punctuation
         phrase = (
             "n"
             if word in _NAMING
@@ -101,34 +98,38 @@ def _classes(word: str) -> str:
             if word in JOINERS
             else "."
         )
-        return "." + phrase + _role(lower) + _cue(lower) + _head(lower) + ".." + _sentence(word)
+        return "." + phrase + _cue_classes(word) + "..w"
     lower = word.lower()
     number = "d" if word[:1].isdigit() or (word[:1] == "." and word[1:2].isdigit()) else "."
     cased = "." if word.islower() or not word[:1].isalnum() else "c"
     return (
-        _shape(word)
-        + _phrase(word, lower)
-        + _role(lower)
-        + _cue(lower)
-        + _head(lower)
-        + number
-        + cased
-        + _sentence(word)
+        _shape(word) + _phrase(word, lower) + _cue_classes(lower) + number + cased + _sentence(word)
     )
 
 
+def _cue_classes(lower: str) -> str:
+    """The role, cue and head classes of a lower-case word: those of a cue word, else none."""
+    return _CUE_CLASSES.get(lower, " @ ")
+
+
+#: the classes of every word read so far
+_CODES = Known(_classes)
 _NAMING = load_cues().naming_cues
 _FINAL = frozenset(Sentencizer.default_punct_chars)
 
 
 def _sentence(word: str) -> str:
     """f: a sentence-final character, p: other punctuation, w: anything else."""
+    if word[:1].isalnum():
+        return "w"  # a letter or a digit is no punctuation (and no sentence-final character)
     if word in _FINAL:
         return "f"
     return "p" if is_punct(word) else "w"
 
 
 def _shape(word: str) -> str:
+    if not any(map(str.isupper, word)):
+        return "/" if word == "/" else "."  # a name's shape, strong or weak, has a capital
     if is_name_shape(word):
         return "s"
     if is_weak_name_shape(word):
@@ -151,7 +152,7 @@ def word_kind(word: str) -> int:
 def _phrase(word: str, lower: str) -> str:
     kind = word_kind(word)
     stop = lower in STOP_WORDS
-    if lower in load_cues().naming_cues:
+    if lower in _NAMING:
         return "N" if kind == 1 and not stop else "n"
     if kind:
         return ("a" if stop else "A") if kind == 1 else ("b" if stop else "B")
@@ -190,3 +191,17 @@ def _cue(lower: str) -> str:
 def _head(lower: str) -> str:
     head = load_cues().type_heads.get(lower)
     return HEAD_CHARS[head] if head is not None else " "
+
+
+#: `_role`, `_cue` and `_head` of every word whose classes are not " @ " (none of them)
+_CUE_CLASSES = {
+    w: _role(w) + _cue(w) + _head(w)
+    for w in {"our", "proposed", "we", "this", "here", "baseline", "baselines"}
+    | load_cues().proposal_verbs
+    | TRAIN_WORDS
+    | EVAL_WORDS
+    | load_cues().strong_comparison_cues
+    | VERSUS
+    | EXAMPLES
+    | set(load_cues().type_heads)
+}
