@@ -15,16 +15,17 @@ from pathlib import Path
 import networkx as nx
 
 from kg import __version__
-from kg.builder.blocks import BlockMemo, Layout, write_jsonl, write_rdf
+from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
+from kg.builder.rdf_blocks import Rdf, write_rdf
 from kg.errors import ExportError, KgError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
-from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, listed
+from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
 from kg.export.views import render_views
 from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
@@ -32,8 +33,9 @@ from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
-from kg.namespaces import PREFIXES
+from kg.namespaces import DATASET, ONTOLOGY, PREFIXES
 from kg.processes import Forked, ForkedError
+from kg.query.store import StoreError, StoreJob
 
 log = logging.getLogger(__name__)
 
@@ -146,17 +148,9 @@ def build(
         extractions, cached = _extract(papers, engine, scheduler, store, progress)
         kg, graph = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
-        with ExportWriter(out, force) as writer:  # each export written once it is rendered
-            triples, files = _write_exports(
-                kg, graph, writer, memo, blocks, views, rdf_formats, progress
-            )
-            start = time.perf_counter()
-            written = writer.commit()
-            memo.save()
-            blocks.save(writer.aside)  # kg.nt when it is no export: aside, in the cache
-        log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
-        if cache and triples <= STORE_UP_TO:
-            _store_for_queries(out, cache_dir, progress, blocks.kept_aside(N_TRIPLES.file))
+        triples, files, written = _export(
+            kg, graph, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+        )
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -171,32 +165,85 @@ def build(
     )
 
 
-#: graphs up to this many triples are stored for queries at build time: ICML 2024's 208,000
-#: take 1 s and 0.3 GB more; 1.3 M (25,000 abstracts) would take 8 s and 1.3 GB, more than
-#: loading the files at each query saves
-STORE_UP_TO = 500_000
 #: `--rdf auto` writes every copy of the graph (kg.ttl, kg.nt, kg.jsonld, kg.graphml) up to
 #: this many triples, kg.ttl alone above: the copies were 74 MB of ICML 2024's 107 (221,000
 #: triples, 28x its input); ~1,000 abstracts keep them all in ~35 MB, the seeds (4,400) too
 EVERY_COPY_UP_TO = 100_000
 
 
-def _store_for_queries(
-    out: Path, cache_dir: Path | None, progress: Progress, aside: Path | None
-) -> None:
-    """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
-    at once (kg/query/store.py), loaded from kg.nt (an export, or `aside`) where there is
-    one: it loads fastest. The exports are in place: a failure here only warns."""
-    from kg.query.load import rdf_files
-    from kg.query.store import write_store
+def _export(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    out: Path,
+    force: bool,
+    memo: PageMemo,
+    blocks: BlockMemo,
+    views: str,
+    rdf_formats: str,
+    progress: Progress,
+    cache_dir: Path | None,
+    cache: bool,
+) -> tuple[int, frozenset[str], list[Path]]:
+    """Steps 5 and 6: every export written and put in place, the memos saved, and with
+    `cache` the graph's store for queries (its child started once kg.nt is written); how
+    many triples, which copies of the graph and the files written."""
+    job: StoreJob | None = None
+    try:
+        with ExportWriter(out, force) as writer:  # each export written once it is rendered
+            triples, files, job = _write_exports(
+                kg, graph, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+            )
+            start = time.perf_counter()
+            written = writer.commit()
+            memo.save()
+            # kg.nt when it is no export goes aside, in the cache; the store is named for
+            # the exports in place, its name remembered for the next build to update it
+            blocks.save(writer.aside, _store_name(out) if job is not None else None)
+        log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
+        if job is not None:
+            _store_for_queries(job, out, progress)
+            job = None
+    finally:
+        if job is not None:
+            job.cancel()
+    return triples, files, written
 
-    files = rdf_files([out])
-    nt = next((f for f in (out / N_TRIPLES.file, aside) if f is not None and f.is_file()), None)
-    faster = [nt if f == out / "kg.ttl" and nt is not None else f for f in files]
+
+def _store_name(out: Path) -> str:
+    from kg.query.load import rdf_files
+    from kg.query.store import store_key
+
+    return store_key(rdf_files([out]))
+
+
+def _start_store(rdf: Rdf, cache_dir: Path | None) -> StoreJob | None:
+    """Start writing the graph's store for queries (kg/query/store.py) in a child process:
+    an update of the last build's store where the memo has one and the change is small
+    (`kg.builder.delta`), else loaded from kg.nt; the ontology and VoID in their graphs. A
+    failure only warns."""
+    from kg.export.outputs import rdf_syntax
+    from kg.resources import ontology_dir
+
+    turtle = rdf_syntax("turtle").media_type
+    ontology = (ontology_dir() / "kg.ttl").read_bytes()
+    graphs = [(str(ONTOLOGY), turtle, ontology), (str(DATASET), turtle, rdf.void)]
+    log.info("store: %s", "updated" if rdf.delta is not None else "loaded from kg.nt")
+    try:
+        return StoreJob(rdf.nt, graphs, cache_dir, rdf.delta)
+    except OSError as error:
+        log.warning("the graph is not stored for queries (%s); kg query loads it", error)
+        return None
+
+
+def _store_for_queries(job: StoreJob, out: Path, progress: Progress) -> None:
+    """Last step: wait for the store's child and name its store after the exports in
+    place, so `kg query` opens them at once. A failure only warns."""
+    from kg.query.load import rdf_files
+
     with _stage("store", progress):
         try:
-            write_store(files, faster, cache_dir)
-        except (OSError, KgError) as error:
+            job.finish(rdf_files([out]))
+        except (OSError, KgError, StoreError) as error:
             log.warning("the graph was not stored for queries (%s); kg query loads it", error)
 
 
@@ -270,9 +317,12 @@ def _write_exports(
     views: str,
     rdf_formats: str,
     progress: Progress,
-) -> tuple[int, frozenset[str]]:
-    """Step 5: every export to its temporary (`writer`); how many triples the graph holds
-    and which copies of it were written (`rdf_formats`).
+    cache_dir: Path | None,
+    store: bool,
+) -> tuple[int, frozenset[str], StoreJob | None]:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds,
+    which copies of it were written (`rdf_formats`) and, with `store`, the child writing
+    its store for queries meanwhile (`_start_store`; stopped here if the build fails).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
     abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
@@ -283,17 +333,26 @@ def _write_exports(
     """
     conversions: list[tuple[str, Conversion]] = []
     graphml: Forked | None = None
+    job: StoreJob | None = None
     try:
         with _stage("RDF", progress):
-            nt, layout, triples, files = write_rdf(
-                kg, writer, blocks, EXTRACTOR_VERSION, __version__, _copies(rdf_formats)
+            rdf = write_rdf(
+                kg,
+                writer,
+                blocks,
+                EXTRACTOR_VERSION,
+                __version__,
+                _copies(rdf_formats),
+                EVERY_COPY_UP_TO,
             )
+        nt, layout, files = rdf.nt, rdf.layout, rdf.files
         for left_out in sorted(set(outputs.COPIES_FILES) - files):
             writer.leave_out(left_out)
         if GRAPHML in files:
             produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
             graphml = Forked(produce)
         _start_conversions(nt, layout, writer, blocks, conversions, files)
+        job = _start_store(rdf, cache_dir) if store else None
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
@@ -304,16 +363,22 @@ def _write_exports(
             for name, conversion in conversions:
                 layout.remember(blocks, name, conversion.wait()[0])
     except (ConversionError, ForkedError) as error:
+        if job is not None:
+            job.cancel()
         raise ExportError(
             f"{error}: cannot write the exports; the previous exports are unchanged"
         ) from None
+    except BaseException:
+        if job is not None:
+            job.cancel()
+        raise
     finally:
         if graphml is not None:
             graphml.cancel()
         for _, conversion in conversions:
             conversion.cancel()
         blocks.close()
-    return triples, files
+    return rdf.triples, files, job
 
 
 def _start_conversions(
@@ -358,6 +423,7 @@ def _write_views(
     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
 
 
-def _copies(rdf_formats: str) -> Callable[[int], frozenset[str]]:
-    """The copies of the graph `--rdf rdf_formats` writes, given how many triples it holds."""
-    return lambda triples: outputs.selected(rdf_formats, small=triples <= EVERY_COPY_UP_TO)
+def _copies(rdf_formats: str) -> Callable[[bool], frozenset[str]]:
+    """The copies of the graph `--rdf rdf_formats` writes, given whether it is small (at
+    most `EVERY_COPY_UP_TO` triples)."""
+    return lambda small: outputs.selected(rdf_formats, small=small)

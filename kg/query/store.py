@@ -12,11 +12,15 @@ The most recent `KEEP` stores are kept, older ones removed.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,11 @@ def store_key(files: Sequence[Path]) -> str:
         stat = file.stat()
         digest.update(f"{file.resolve()}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\x1e".encode())
     return digest.hexdigest()[:24]
+
+
+def complete_store(path: Path) -> Path | None:
+    """`path` if a store was written there completely, else None."""
+    return path if (path / _COMPLETE).is_file() else None
 
 
 def open_store(files: Sequence[Path]) -> Any | None:
@@ -130,6 +139,118 @@ def write_store(
         shutil.rmtree(tmp, ignore_errors=True)
     _prune(root)
     return path
+
+
+class StoreError(Exception):
+    """The store could not be written: its message says why (the exports are unaffected)."""
+
+
+@dataclass(frozen=True)
+class Delta:
+    """How a build's graph differs from the last build's, whose store is `base`: N-Triples
+    lines to take out and to put in (the default graph; named graphs are replaced whole)."""
+
+    base: Path
+    remove: bytes
+    add: bytes
+
+
+#: the store's child yields the processor to the build (views, conversions) and takes what
+#: is left over: it finishes during the commit, which waits on the disk
+NICE = 10
+
+
+class StoreJob:
+    """The store of a build's graph, written by a child process (kg/query/store_child.py)
+    while the build goes on, into a temporary folder beside the stores: from the N-Triples
+    `nt` (opened now: the build may move it), or from the last build's store and a `delta`;
+    `graphs` (named graph IRI, media type, content) replaced whole. `finish` names it after
+    the exports once they are in place; `cancel` stops it and leaves nothing behind."""
+
+    def __init__(
+        self,
+        nt: Path,
+        graphs: Sequence[tuple[str, str, bytes]],
+        cache_dir: Path | None = None,
+        delta: Delta | None = None,
+        nice: int = NICE,
+    ) -> None:
+        self.root = stores_dir(cache_dir)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.tmp = Path(tempfile.mkdtemp(prefix=".store-", dir=self.root))
+        self.delta = delta
+        plan: dict[str, object] = {"db": str(self.tmp / "db"), "parent": os.getpid(), "nice": nice}
+        named = []
+        for i, (iri, media_type, content) in enumerate(graphs):
+            (self.tmp / f"graph{i}").write_bytes(content)
+            named.append([iri, media_type, str(self.tmp / f"graph{i}")])
+        plan["graphs"] = named
+        fds: tuple[int, ...] = ()
+        if delta is not None:
+            (self.tmp / "remove.nt").write_bytes(delta.remove)
+            (self.tmp / "add.nt").write_bytes(delta.add)
+            plan.update(
+                base=str(delta.base),
+                remove=str(self.tmp / "remove.nt"),
+                add=str(self.tmp / "add.nt"),
+            )
+        else:
+            fds = (os.open(nt, os.O_RDONLY),)
+            plan["nt_fd"] = fds[0]
+        self._errors = open(self.tmp / "stderr", "w+b")  # noqa: SIM115 (closed by finish/cancel)
+        try:
+            self._process: subprocess.Popen | None = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("store_child.py"))],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=self._errors,
+                pass_fds=fds,
+            )
+        finally:
+            for fd in fds:
+                os.close(fd)
+        assert self._process.stdin is not None
+        self._process.stdin.write(json.dumps(plan).encode("utf-8"))  # a few hundred bytes
+        self._process.stdin.close()
+
+    def finish(self, files: Sequence[Path]) -> Path:
+        """Wait for the child; the store's folder, named for `files` (`store_key`: the
+        exports as they are now). The last build's store, which an update copied, is stale
+        (its files were replaced) and removed.
+
+        Raises:
+            StoreError: the child failed (its message).
+        """
+        assert self._process is not None
+        code = self._process.wait()
+        self._process = None
+        try:
+            self._errors.seek(0)
+            message = self._errors.read().decode("utf-8", "replace").strip().splitlines()
+            if code != 0:
+                raise StoreError(
+                    message[-1] if message else f"the store's child exited with {code}"
+                )
+            path = self.root / store_key(files)
+            (self.tmp / "db" / _COMPLETE).write_text("")
+            if complete_store(path) is None:  # else written meanwhile for the same files
+                shutil.rmtree(path, ignore_errors=True)  # half a store a crash left
+                os.replace(self.tmp / "db", path)
+        finally:
+            self.cancel()
+        if self.delta is not None and self.delta.base != path:
+            shutil.rmtree(self.delta.base, ignore_errors=True)
+        _prune(self.root)
+        return path
+
+    def cancel(self) -> None:
+        """Stop the child if it still runs and remove what it wrote."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
+        self._errors.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def _prune(root: Path) -> None:
