@@ -160,3 +160,26 @@ def test_no_stale_store_when_a_file_changes_after_the_build(tmp_path, monkeypatc
     build([source], out, views="none", force=True)
     assert deltas == [None]
     assert quads(open_store(rdf_files([out]))) == quads(in_memory(out))
+
+
+def test_a_failed_build_leaves_the_last_store_and_no_half_store(tmp_path, monkeypatch):
+    import pytest
+
+    import kg.builder.pipeline
+    from kg.builder.pipeline import build
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    source, out = seeds_file(tmp_path), tmp_path / "exports"
+    build([source], out, views="none")
+    before = stored(tmp_path / "cache")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("views broke")
+
+    monkeypatch.setattr(kg.builder.pipeline, "render_views", broken)
+    source.write_text(source.read_text(encoding="utf-8") + "\n\nWe propose FooNet.\n")
+    with pytest.raises(RuntimeError):
+        build([source], out)
+    assert stored(tmp_path / "cache") == before and len(before) == 1
+    assert list(stores_dir(tmp_path / "cache").iterdir()) == before  # no temporary left
+    assert quads(open_store(rdf_files([out]))) == quads(in_memory(out))

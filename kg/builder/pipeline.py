@@ -19,8 +19,9 @@ from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
-from kg.builder.rdf_blocks import Rdf, write_rdf
-from kg.errors import ExportError, KgError
+from kg.builder.rdf_blocks import write_rdf
+from kg.builder.store_step import start_store, store_for_queries, store_name
+from kg.errors import ExportError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.graphml import write_graphml
@@ -33,9 +34,9 @@ from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
-from kg.namespaces import DATASET, ONTOLOGY, PREFIXES
+from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
-from kg.query.store import StoreError, StoreJob
+from kg.query.store import StoreJob
 
 log = logging.getLogger(__name__)
 
@@ -198,53 +199,16 @@ def _export(
             memo.save()
             # kg.nt when it is no export goes aside, in the cache; the store is named for
             # the exports in place, its name remembered for the next build to update it
-            blocks.save(writer.aside, _store_name(out) if job is not None else None)
+            blocks.save(writer.aside, store_name(out) if job is not None else None)
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if job is not None:
-            _store_for_queries(job, out, progress)
+            with _stage("store", progress):
+                store_for_queries(job, out)
             job = None
     finally:
         if job is not None:
             job.cancel()
     return triples, files, written
-
-
-def _store_name(out: Path) -> str:
-    from kg.query.load import rdf_files
-    from kg.query.store import store_key
-
-    return store_key(rdf_files([out]))
-
-
-def _start_store(rdf: Rdf, cache_dir: Path | None) -> StoreJob | None:
-    """Start writing the graph's store for queries (kg/query/store.py) in a child process:
-    an update of the last build's store where the memo has one and the change is small
-    (`kg.builder.delta`), else loaded from kg.nt; the ontology and VoID in their graphs. A
-    failure only warns."""
-    from kg.export.outputs import rdf_syntax
-    from kg.resources import ontology_dir
-
-    turtle = rdf_syntax("turtle").media_type
-    ontology = (ontology_dir() / "kg.ttl").read_bytes()
-    graphs = [(str(ONTOLOGY), turtle, ontology), (str(DATASET), turtle, rdf.void)]
-    log.info("store: %s", "updated" if rdf.delta is not None else "loaded from kg.nt")
-    try:
-        return StoreJob(rdf.nt, graphs, cache_dir, rdf.delta)
-    except OSError as error:
-        log.warning("the graph is not stored for queries (%s); kg query loads it", error)
-        return None
-
-
-def _store_for_queries(job: StoreJob, out: Path, progress: Progress) -> None:
-    """Last step: wait for the store's child and name its store after the exports in
-    place, so `kg query` opens them at once. A failure only warns."""
-    from kg.query.load import rdf_files
-
-    with _stage("store", progress):
-        try:
-            job.finish(rdf_files([out]))
-        except (OSError, KgError, StoreError) as error:
-            log.warning("the graph was not stored for queries (%s); kg query loads it", error)
 
 
 def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:
@@ -322,7 +286,7 @@ def _write_exports(
 ) -> tuple[int, frozenset[str], StoreJob | None]:
     """Step 5: every export to its temporary (`writer`); how many triples the graph holds,
     which copies of it were written (`rdf_formats`) and, with `store`, the child writing
-    its store for queries meanwhile (`_start_store`; stopped here if the build fails).
+    its store for queries meanwhile (`start_store`; stopped here if the build fails).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
     abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
@@ -331,7 +295,7 @@ def _write_exports(
     Raises:
         ExportError: an export cannot be written (a child failed).
     """
-    conversions: list[tuple[str, Conversion]] = []
+    conversions: list[tuple[list[str], Conversion]] = []
     graphml: Forked | None = None
     job: StoreJob | None = None
     try:
@@ -352,7 +316,7 @@ def _write_exports(
             produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
             graphml = Forked(produce)
         _start_conversions(nt, layout, writer, blocks, conversions, files)
-        job = _start_store(rdf, cache_dir) if store else None
+        job = start_store(rdf, cache_dir) if store else None
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
@@ -360,8 +324,9 @@ def _write_exports(
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()
-            for name, conversion in conversions:
-                layout.remember(blocks, name, conversion.wait()[0])
+            for names, conversion in conversions:
+                for name, spans in zip(names, conversion.wait(), strict=True):
+                    layout.remember(blocks, name, spans)
     except (ConversionError, ForkedError) as error:
         if job is not None:
             job.cancel()
@@ -386,20 +351,20 @@ def _start_conversions(
     layout: Layout,
     writer: ExportWriter,
     blocks: BlockMemo,
-    started: list[tuple[str, Conversion]],
+    started: list[tuple[list[str], Conversion]],
     files: frozenset[str],
 ) -> None:
     """Start converting the N-Triples `nt` into each syntax of `CONVERTED` among `files`,
-    adding each conversion to `started` as it starts (so that a failure cancels those
-    already started)."""
-    for syntax in CONVERTED:
-        name = syntax.file
-        if name not in files:
-            continue
-        target = Target(
-            syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
-        )
-        started.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
+    in one child that parses each block once for all of them, added to `started` (so that
+    a failure cancels it)."""
+    names = [s.file for s in CONVERTED if s.file in files]
+    targets = [
+        Target(s.name, writer.reserve(s.file), writer.out / s.file, layout.reuse(blocks, s.file))
+        for s in CONVERTED
+        if s.file in files
+    ]
+    if targets:
+        started.append((names, Conversion(nt, targets, PREFIXES, layout.spans)))
 
 
 def _write_views(
