@@ -58,9 +58,7 @@ def write_rdf(
     maker = _Maker(papers, {p.id: p for p in kg.papers}, counts)
     maker.ahead([p for p in kg.papers if p.id not in reuse], small_up_to)
     files = copies(counts.triples <= small_up_to)
-    delta = _delta_maker(blocks, keys, counts.triples)
-    if delta is not None:
-        delta.add_new(rdf.blocks[0].lines)
+    delta = _delta_maker(blocks, keys, counts.triples, rdf.blocks[0])
     copy = blocks.reader(N_TRIPLES.file, keys)
 
     def chunks(paper: str) -> Iterable[bytes]:
@@ -127,14 +125,17 @@ class _Maker:
         return block if block is not None else self.make(self.by_id[paper])
 
 
-def _delta_maker(blocks: BlockMemo, keys: Mapping[str, str], triples: int) -> DeltaMaker | None:
-    """What gathers the delta from the last build's store, holding the last build's lines
-    that may be gone (its shared block, the blocks of papers that changed or left); None
-    without a store to update."""
+def _delta_maker(
+    blocks: BlockMemo, keys: Mapping[str, str], triples: int, shared: Block
+) -> DeltaMaker | None:
+    """What gathers the delta from the last build's store (`kg.builder.delta`), given the
+    last build's blocks that may be gone (its shared block, the blocks of papers that
+    changed or left) and this build's `shared` block; None without a store to update."""
     base = blocks.base_store()
     if base is None:
         return None
-    delta = DeltaMaker(base, triples)
-    for data in blocks.old_blocks(keys.values()):
+    old = blocks.old_blocks(keys.values())
+    delta = DeltaMaker(base, triples, next(old), shared.lines)
+    for data in old:
         delta.add_old(data)
     return delta
