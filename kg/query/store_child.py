@@ -3,11 +3,12 @@ build draws its views: run as a script, it imports Oxigraph and nothing of kg, a
 plan as JSON on stdin.
 
 A store is either loaded whole from the build's N-Triples (a file descriptor the parent
-passes, so the parent may move the file meanwhile), in chunks of `CHUNK` bytes: one bulk
-load of 1.7 M triples holds 1.4 GB, chunks of 32 MB hold 0.2 GB and cost less CPU; or
-copied from the last build's store (`Store.backup`: hard links, 0.02 s) and updated: the
-triples of the delta's `remove` file taken out, those of its `add` file put in. Then each of
-the plan's named graphs (the ontology, the VoID description) is replaced by its file.
+passes, so the parent may move the file meanwhile) in chunks of `CHUNK` bytes (one bulk
+load of 1.7 M triples holds 1.4 GB, chunks of 32 MB 0.2 GB, for the same CPU), then
+compacted (`optimize`); or copied from the last build's store (`Store.backup`: hard links,
+0.02 s) and updated: the triples of the delta's `remove` file taken out, those of its `add`
+file put in. Then each of the plan's named graphs (the ontology, the VoID description) is
+replaced by its file.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def write(plan: dict[str, Any]) -> None:
     else:
         store = ox.Store(plan["db"])
         _bulk_load(store, plan["nt_fd"], plan.get("chunk", CHUNK))
+        store.optimize()  # the chunks' files merged: 2 s of CPU at 1.7 M triples, and a
+        # query over the store 0.3 s faster (0.35-0.54 s instead of 0.74-0.77 s)
     for iri, media_type, path in plan["graphs"]:
         graph = ox.NamedNode(iri)
         store.clear_graph(graph)
