@@ -90,7 +90,7 @@ def shared_rdf(
         for ref in e.mentions:
             mentions[ref.paper].append((ref.mention, e.key))
     assertions: dict[str, list[Assertion]] = defaultdict(list)
-    found = _LinksOf({p.id: p.text for p in kg.papers})  # found once asked for
+    found = {p.id: links(p.text) for p in kg.papers}
     for a in kg.assertions:
         add_relation(graph, a)
         assertions[a.paper].append(a)
@@ -124,19 +124,6 @@ class PaperBlocks:
             add_assertion(graph, p, a, self.agent)
         for r in self.results.get(p.id, ()):
             add_result(graph, p, r, self.agent)
-
-
-class _LinksOf(dict[str, Links]):
-    """The links of each abstract by paper id, found the first time they are asked for: a
-    rebuild makes the blocks of a few papers only (25,000 abstracts: 1.2 s for them all)."""
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        super().__init__()
-        self.texts = texts
-
-    def __missing__(self, paper: str) -> Links:
-        found = self[paper] = links(self.texts[paper])
-        return found
 
 
 def sole_proposers(assertions: Iterable[Assertion]) -> dict[str, str]:
