@@ -183,3 +183,27 @@ def test_a_failed_build_leaves_the_last_store_and_no_half_store(tmp_path, monkey
     assert stored(tmp_path / "cache") == before and len(before) == 1
     assert list(stores_dir(tmp_path / "cache").iterdir()) == before  # no temporary left
     assert quads(open_store(rdf_files([out]))) == quads(in_memory(out))
+
+
+def test_no_store_is_filed_under_exports_replaced_while_it_was_written(tmp_path, monkeypatch):
+    """kg.ttl replaced after this build's commit, before its store is named (another build
+    into the same exports, or an edit): the store holds this build's graph, so it is not
+    filed under the new files' name; a query of them loads them."""
+    import kg.builder.pipeline
+    from kg.builder.pipeline import build
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    source, out = seeds_file(tmp_path), tmp_path / "exports"
+    name_store = kg.builder.pipeline.store_for_queries
+
+    def edited_meanwhile(*args, **kwargs):
+        with open(out / "kg.ttl", "a", encoding="utf-8") as handle:
+            handle.write('<urn:x> <urn:p> "added after the commit" .\n')
+        return name_store(*args, **kwargs)
+
+    monkeypatch.setattr(kg.builder.pipeline, "store_for_queries", edited_meanwhile)
+    build([source], out, views="none")
+    assert open_store(rdf_files([out])) is None
+    answer = run_query('ASK { <urn:x> <urn:p> "added after the commit" }', [out])
+    assert answer.boolean is True
+    assert list(stores_dir().iterdir()) == []  # nor a temporary left

@@ -20,7 +20,7 @@ from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
 from kg.builder.rdf_blocks import write_rdf
-from kg.builder.store_step import start_store, store_for_queries, store_name
+from kg.builder.store_step import placed_states, start_store, store_for_queries
 from kg.errors import ExportError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
@@ -36,7 +36,7 @@ from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
-from kg.query.store import StoreJob
+from kg.query.store import StoreJob, key_of
 
 log = logging.getLogger(__name__)
 
@@ -198,12 +198,13 @@ def _export(
             written = writer.commit()
             memo.save()
             # kg.nt when it is no export goes aside, in the cache; the store is named for
-            # the exports in place, its name remembered for the next build to update it
-            blocks.save(writer.aside, store_name(out) if job is not None else None)
+            # the exports this build put in place, the name kept for the next to update it
+            placed = placed_states(out, writer.placed) if job is not None else None
+            blocks.save(writer.aside, key_of(placed) if placed is not None else None)
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if job is not None:
             with _stage("store", progress):
-                store_for_queries(job, out)
+                store_for_queries(job, out, placed)
             job = None
     finally:
         if job is not None:

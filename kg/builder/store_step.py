@@ -1,26 +1,38 @@
 """The build's last step: its graph in an Oxigraph store for queries (kg/query/store.py),
 written by a child process while the build goes on (`start_store`, once kg.nt is written)
-and named after the exports once they are in place (`store_for_queries`)."""
+and named after the exports this build put in place (`store_for_queries`)."""
 
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from kg.builder.rdf_blocks import Rdf
 from kg.errors import KgError
 from kg.namespaces import DATASET, ONTOLOGY
-from kg.query.store import StoreError, StoreJob
+from kg.query.store import FileState, StoreError, StoreJob, file_state
 
 log = logging.getLogger(__name__)
 
 
-def store_name(out: Path) -> str:
-    """The name of the store of the exports in `out` as they are now (`store_key`)."""
+def placed_states(out: Path, placed: Mapping[Path, os.stat_result]) -> list[FileState] | None:
+    """The states (`kg.query.store.FileState`) of the RDF files a query of `out` loads, as
+    this build put them in place (`placed`: `ExportWriter.placed`, taken at its commit),
+    the ontology's as it is; None when `out` holds one this build did not put there."""
     from kg.query.load import rdf_files
-    from kg.query.store import store_key
 
-    return store_key(rdf_files([out]))
+    mine = {path.resolve(): stat for path, stat in placed.items()}
+    states = []
+    for file in rdf_files([out]):
+        if file.resolve() in mine:
+            states.append(file_state(file, mine[file.resolve()]))
+        elif file.resolve().is_relative_to(out.resolve()):
+            return None
+        else:  # the ontology, kg's own
+            states.append(file_state(file))
+    return states
 
 
 def start_store(rdf: Rdf, cache_dir: Path | None) -> StoreJob | None:
@@ -42,12 +54,15 @@ def start_store(rdf: Rdf, cache_dir: Path | None) -> StoreJob | None:
         return None
 
 
-def store_for_queries(job: StoreJob, out: Path) -> None:
-    """Last step: wait for the store's child and name its store after the exports in
-    place, so `kg query` opens them at once. A failure only warns."""
+def store_for_queries(job: StoreJob, out: Path, placed: Sequence[FileState] | None) -> None:
+    """Last step: wait for the store's child and name its store after the exports this
+    build put in place (`placed_states`), so `kg query` opens them at once; not when they
+    are no longer those in `out`. A failure only warns."""
     from kg.query.load import rdf_files
 
     try:
-        job.finish(rdf_files([out]))
+        if placed is None:
+            raise StoreError(f"{out} holds RDF files this build did not write")
+        job.finish(rdf_files([out]), placed)
     except (OSError, KgError, StoreError) as error:
         log.warning("the graph was not stored for queries (%s); kg query loads it", error)

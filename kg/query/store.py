@@ -54,13 +54,27 @@ def stores_dir(cache_dir: Path | None = None) -> Path:
 _LAYOUT = b"ontology and VoID in named graphs\x1e"
 
 
+#: what names a file's store: its resolved path, size and modification time (ns)
+FileState = tuple[str, int, int]
+
+
+def file_state(file: Path, stat: os.stat_result | None = None) -> FileState:
+    """`file`'s `FileState`: from `stat` where given (taken earlier), else as it is now."""
+    stat = stat or file.stat()
+    return (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+def key_of(states: Sequence[FileState]) -> str:
+    """The name of the store of files in these states."""
+    digest = hashlib.sha256(_LAYOUT)
+    for path, size, mtime in states:
+        digest.update(f"{path}\x1f{size}\x1f{mtime}\x1e".encode())
+    return digest.hexdigest()[:24]
+
+
 def store_key(files: Sequence[Path]) -> str:
     """The name of the store of `files`: their paths, sizes and modification times."""
-    digest = hashlib.sha256(_LAYOUT)
-    for file in files:
-        stat = file.stat()
-        digest.update(f"{file.resolve()}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\x1e".encode())
-    return digest.hexdigest()[:24]
+    return key_of([file_state(file) for file in files])
 
 
 def complete_store(path: Path) -> Path | None:
@@ -165,7 +179,7 @@ class StoreJob:
     while the build goes on, into a temporary folder beside the stores: from the N-Triples
     `nt` (opened now: the build may move it), or from the last build's store and a `delta`;
     `graphs` (named graph IRI, media type, content) replaced whole. `finish` names it after
-    the exports once they are in place; `cancel` stops it and leaves nothing behind."""
+    the exports this build put in place; `cancel` stops it and leaves nothing behind."""
 
     def __init__(
         self,
@@ -213,13 +227,15 @@ class StoreJob:
         self._process.stdin.write(json.dumps(plan).encode("utf-8"))  # a few hundred bytes
         self._process.stdin.close()
 
-    def finish(self, files: Sequence[Path]) -> Path:
-        """Wait for the child; the store's folder, named for `files` (`store_key`: the
-        exports as they are now). The last build's store, which an update copied, is stale
-        (its files were replaced) and removed.
+    def finish(self, files: Sequence[Path], placed: Sequence[FileState]) -> Path:
+        """Wait for the child; the store's folder, named for `placed` (`key_of`: the states
+        of the files this build put in place, taken as it did). Not named when `files` (the
+        exports now) are no longer in those states: another build or an edit replaced them
+        meanwhile, and a store of this build's graph filed under theirs would answer for
+        them. The last build's store, which an update copied, is stale and removed.
 
         Raises:
-            StoreError: the child failed (its message).
+            StoreError: the child failed (its message), or the exports changed meanwhile.
         """
         assert self._process is not None
         code = self._process.wait()
@@ -231,7 +247,9 @@ class StoreJob:
                 raise StoreError(
                     message[-1] if message else f"the store's child exited with {code}"
                 )
-            path = self.root / store_key(files)
+            if [file_state(file) for file in files] != list(placed):
+                raise StoreError("the exports changed while their store was written")
+            path = self.root / key_of(placed)
             (self.tmp / "db" / _COMPLETE).write_text("")
             if complete_store(path) is None:  # else written meanwhile for the same files
                 shutil.rmtree(path, ignore_errors=True)  # half a store a crash left
