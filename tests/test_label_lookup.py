@@ -85,3 +85,12 @@ def test_labels_beyond_ascii_fold_as_the_scan_folds_them(tmp_path, engine, name)
         assert entity is not None and label is not None
         before.setdefault(fold(label.value), entity.value)
     assert entity_named(name, [graph], engine, store) == before.get(fold(name))
+
+
+@pytest.mark.parametrize("engine", ["oxigraph", "rdflib"])
+@pytest.mark.parametrize("name", ["\udcff", "MATH\udcff500", "caf\udce9"])
+def test_a_name_of_bytes_no_text_holds_names_none(store, engine, name):
+    """`-p benchmark=$'\\xff'`: the shell's byte, not UTF-8, reaches Python as a lone
+    surrogate; no label holds it, and it never reaches the query's text."""
+    graph = store if engine == "oxigraph" else load_graph([EXPORTS])
+    assert entity_named(name, [EXPORTS], engine, graph) is None

@@ -147,11 +147,23 @@ _LABELS = """SELECT ?e ?label WHERE {
     "[ _.'`\\"-]+", "")) }"""
 
 
+def _is_text(value: str) -> bool:
+    """Whether `value` is Unicode text, which the query's text must be: not when it holds
+    a lone surrogate (Python's stand-in for a byte of an argument that is not UTF-8)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def entity_named(name: str, paths: Sequence[Path], engine: str, store: object | None) -> str | None:
     """The entity one of whose labels (skos:prefLabel or altLabel) folds as `name` does
     (`kg.names.fold`: MATH-500 is MATH500), the first IRI in order when several do; None
     when none does."""
     wanted = fold(name)
+    if not _is_text(wanted):  # a byte no label holds (in an argument that is not UTF-8)
+        return None
     answer = run_query(
         _LABELS, paths, engine=engine, store=store, bindings={"wanted": Term("literal", wanted)}
     )
