@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from kg.query.load import load_store, rdf_files
@@ -207,3 +209,106 @@ def test_no_store_is_filed_under_exports_replaced_while_it_was_written(tmp_path,
     answer = run_query('ASK { <urn:x> <urn:p> "added after the commit" }', [out])
     assert answer.boolean is True
     assert list(stores_dir().iterdir()) == []  # nor a temporary left
+
+
+_TERMINATED_BUILD = """
+import os, signal, sys
+import kg.builder.pipeline
+from kg.cli import main
+
+write_jsonl = kg.builder.pipeline.write_jsonl
+
+
+def terminated(*args, **kwargs):  # once the store's child runs
+    os.kill(os.getpid(), getattr(signal, sys.argv[3]))
+    return write_jsonl(*args, **kwargs)
+
+
+kg.builder.pipeline.write_jsonl = terminated
+main(["build", sys.argv[1], "--out", sys.argv[2], "--views", "none", "-q"])
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_build_terminated_while_its_store_is_written_leaves_no_temporary(
+    tmp_path, monkeypatch, name
+):
+    import signal
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    source, out = seeds_file(tmp_path), tmp_path / "exports"
+    done = subprocess.run(
+        [sys.executable, "-c", _TERMINATED_BUILD, str(source), str(out), name],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 128 + getattr(signal, name), done.stderr
+    assert "Interrupted: the previous exports are unchanged" in done.stderr
+    assert list(stores_dir().iterdir()) == []
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_the_temporaries_killed_builds_left_are_swept_and_no_live_one(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import time
+
+    from kg.query.store import STALE_AFTER, clear_stores
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    root = stores_dir()
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], text=True, capture_output=True
+    ).stdout.strip()
+    owners = {"dead": gone, "live": str(os.getpid()), "old": str(os.getpid()), "new": None}
+    for name, owner in owners.items():
+        (root / f".store-{name}" / "db").mkdir(parents=True)
+        if owner is not None:
+            (root / f".store-{name}" / "owner").write_text(owner)
+    long_ago = time.time() - STALE_AFTER - 60
+    os.utime(root / ".store-old", (long_ago, long_ago))
+    assert clear_stores() == 0
+    assert sorted(p.name for p in root.iterdir()) == [".store-live", ".store-new"]
+    os.utime(root / ".store-new", (long_ago, long_ago))  # no owner named, and old
+    write_store([ROOT / "exports" / "void.ttl"])  # the prune after a store is written
+    assert len(stored()) == 1 and (root / ".store-live").is_dir()
+    assert not (root / ".store-new").exists()
+
+
+@pytest.mark.parametrize("failure", ["Popen", "stdin"])
+def test_a_store_job_that_cannot_start_leaves_nothing_behind(tmp_path, monkeypatch, failure):
+    import subprocess
+    import sys
+
+    import kg.query.store
+    from kg.query.store import StoreJob
+
+    started, real_popen = [], subprocess.Popen
+
+    class Stdin:
+        def write(self, data: bytes) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def close(self) -> None:
+            pass
+
+    def popen(args, **kwargs):
+        if failure == "Popen":
+            raise OSError(12, "Cannot allocate memory")
+        process = real_popen([sys.executable, "-c", "import time; time.sleep(60)"], **kwargs)
+        process.stdin.close()
+        process.stdin = Stdin()
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(kg.query.store.subprocess, "Popen", popen)
+    with pytest.raises(OSError):
+        StoreJob(ROOT / "exports" / "kg.nt", [], tmp_path / "cache")
+    assert list(stores_dir(tmp_path / "cache").iterdir()) == []
+    assert all(p.returncode is not None for p in started) and len(started) == (failure == "stdin")
+    held = [str(fd.resolve()) for fd in Path("/proc/self/fd").iterdir()]
+    assert not [path for path in held if ".store-" in path]  # the error file closed

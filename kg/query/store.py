@@ -6,11 +6,13 @@ RDF files, in the cache directory, opens read-only in a few milliseconds. It is 
 each file's resolved path, size and modification time: a rebuild, or any change to a file,
 names another store, and a query never reads a stale one. `kg build` writes the store of
 its exports when it is done; a query of files with no store loads them in memory as before.
-The most recent `KEEP` stores are kept, older ones removed.
+The most recent `KEEP` stores are kept, older ones removed, and so are the temporary
+folders of builds that were killed (`sweep`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -19,10 +21,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from kg.errors import InputError
 from kg.query.rdf_errors import syntax_reason
@@ -135,8 +138,7 @@ def write_store(
     path = root / store_key(files)
     if (path / _COMPLETE).is_file():
         return path
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".store-", dir=root))
+    tmp = _temporary(root)
     try:
         store = ox.Store(str(tmp / "db"))
         load_into(store, load_from or files)
@@ -190,9 +192,17 @@ class StoreJob:
         nice: int = NICE,
     ) -> None:
         self.root = stores_dir(cache_dir)
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.tmp = Path(tempfile.mkdtemp(prefix=".store-", dir=self.root))
         self.delta = delta
+        self._process: subprocess.Popen[bytes] | None = None
+        self._errors: BinaryIO | None = None
+        self.tmp = _temporary(self.root)
+        try:
+            self._start(nt, graphs, nice)
+        except BaseException:  # nothing left behind: no folder, open file nor child
+            self.cancel()
+            raise
+
+    def _start(self, nt: Path, graphs: Sequence[tuple[str, str, bytes]], nice: int) -> None:
         plan: dict[str, object] = {"db": str(self.tmp / "db"), "parent": os.getpid(), "nice": nice}
         named = []
         for i, (iri, media_type, content) in enumerate(graphs):
@@ -200,11 +210,11 @@ class StoreJob:
             named.append([iri, media_type, str(self.tmp / f"graph{i}")])
         plan["graphs"] = named
         fds: tuple[int, ...] = ()
-        if delta is not None:
-            (self.tmp / "remove.nt").write_bytes(delta.remove)
-            (self.tmp / "add.nt").write_bytes(delta.add)
+        if self.delta is not None:
+            (self.tmp / "remove.nt").write_bytes(self.delta.remove)
+            (self.tmp / "add.nt").write_bytes(self.delta.add)
             plan.update(
-                base=str(delta.base),
+                base=str(self.delta.base),
                 remove=str(self.tmp / "remove.nt"),
                 add=str(self.tmp / "add.nt"),
             )
@@ -213,7 +223,7 @@ class StoreJob:
             plan["nt_fd"] = fds[0]
         self._errors = open(self.tmp / "stderr", "w+b")  # noqa: SIM115 (closed by finish/cancel)
         try:
-            self._process: subprocess.Popen | None = subprocess.Popen(
+            self._process = subprocess.Popen(
                 [sys.executable, str(Path(__file__).with_name("store_child.py"))],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
@@ -237,9 +247,8 @@ class StoreJob:
         Raises:
             StoreError: the child failed (its message), or the exports changed meanwhile.
         """
-        assert self._process is not None
+        assert self._process is not None and self._errors is not None
         code = self._process.wait()
-        self._process = None
         try:
             self._errors.seek(0)
             message = self._errors.read().decode("utf-8", "replace").strip().splitlines()
@@ -263,15 +272,77 @@ class StoreJob:
 
     def cancel(self) -> None:
         """Stop the child if it still runs and remove what it wrote."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
-        self._process = None
-        self._errors.close()
+        process, self._process = self._process, None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):  # a pipe the child no longer reads
+                    process.stdin.close()
+        if self._errors is not None:
+            self._errors.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+#: a store's temporary folder (`_temporary`), and the file in it naming its process
+_TEMPORARY, _OWNER = ".store-", "owner"
+#: a temporary folder this old is a killed build's, whichever process has its number now
+#: (a store of 25,000 abstracts is written in under a minute)
+STALE_AFTER = 6 * 3600
+
+
+def _temporary(root: Path) -> Path:
+    """A new temporary folder in `root` for a store, naming the process that writes it, so
+    that one a killed build left can be told from one being written (`sweep`)."""
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=_TEMPORARY, dir=root))
+    try:
+        (tmp / _OWNER).write_text(str(os.getpid()))
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+def _abandoned(tmp: Path, now: float) -> bool:
+    """Whether the temporary folder `tmp` is no live process's: its process is gone, or it
+    is older than `STALE_AFTER` (or names none and is older than a minute: just made)."""
+    try:
+        age = now - tmp.stat().st_mtime
+    except OSError:  # removed meanwhile
+        return False
+    try:
+        owner = int((tmp / _OWNER).read_text())
+    except FileNotFoundError:
+        return age > 60  # its owner not written yet, or by an older kg
+    except (OSError, ValueError):
+        return age > STALE_AFTER
+    if age > STALE_AFTER or owner <= 0:
+        return True
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's live process
+        return False
+    return False
+
+
+def sweep(cache_dir: Path | None = None) -> int:
+    """Remove the temporary folders killed builds left among the stores; how many."""
+    root = stores_dir(cache_dir)
+    if not root.is_dir():
+        return 0
+    now = time.time()
+    gone = [p for p in root.glob(f"{_TEMPORARY}*") if _abandoned(p, now)]
+    for tmp in gone:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return len(gone)
+
+
 def _prune(root: Path) -> None:
+    sweep(root.parent)
     stores = sorted(stored(root.parent), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in stores[KEEP:]:
         shutil.rmtree(old, ignore_errors=True)
@@ -286,7 +357,8 @@ def stored(cache_dir: Path | None = None) -> list[Path]:
 
 
 def clear_stores(cache_dir: Path | None = None) -> int:
-    """Remove every store; how many there were."""
+    """Remove every store, and the temporaries of killed builds; how many stores there were."""
+    sweep(cache_dir)
     gone = stored(cache_dir)
     for path in gone:
         shutil.rmtree(path, ignore_errors=True)
