@@ -1,8 +1,9 @@
 """Every worker process helper of kg: a pool of spawned workers that leave with the build
 that started them (`spawn_pool`), a pool of forked workers that inherit what they work on
 (`fork_map`), tasks run in a forked child while the build goes on (`Forked`), tasks cut off
-at a deadline (`run_timed`), and server children that die with the thread that started them
-(`tied`). (The RDF converter, `kg.export.convert`, is a script of its own: it imports no kg.)"""
+at a deadline (`run_timed`), server children that die with the thread that started them
+(`tied`), and SIGTERM and SIGHUP raised as Ctrl-C is (`terminated_as_interrupt`). (The RDF
+converter, `kg.export.convert`, is a script of its own: it imports no kg.)"""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
@@ -36,6 +38,36 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(1)
     os._exit(1)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (`signum`), raised as Ctrl-C raises KeyboardInterrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """Meanwhile SIGTERM and SIGHUP raise `Terminated` in the main thread, as SIGINT raises
+    KeyboardInterrupt, so that every `finally` runs: a build removes its temporaries and
+    stops its children (by default Python ends at once, leaving them). A signal ignored
+    (nohup) or handled already is left as it is, as it is off the main thread."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(signum) == signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_terminated(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
 
 
 def can_fork() -> bool:

@@ -24,17 +24,16 @@ import logging
 import mmap
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from kg.builder import memo
 from kg.export.extractions import extraction_line
-from kg.export.outputs import BLOCK_FILES, EXTRACTIONS, N_TRIPLES, VOID
+from kg.export.outputs import BLOCK_FILES, EXTRACTIONS, N_TRIPLES
 from kg.export.writer import ExportWriter
 from kg.model import Extraction, KnowledgeGraph
-from kg.rdf import block_ntriples, shared_rdf, void_description
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -80,6 +79,10 @@ class BlockMemo:
         }
         self._before: dict[str, dict] = blocks if self.valid and _well_formed(blocks) else {}
         self._classes: list[str] = data.get("classes", []) if self._before else []
+        #: the last build's query store and shared block (its range in kg.nt)
+        self._store: object = data.get("store") if self._before else None
+        self._shared: object = data.get("shared") if self._before else None
+        self.shared: tuple[int, int] | None = None  #: this build's, once kg.nt is written
         self._now: dict[str, dict] = {}
         self._maps: dict[str, mmap.mmap] = {}
         self.reused = 0  #: paper blocks copied into kg.nt
@@ -102,6 +105,30 @@ class BlockMemo:
         span = self._before.get(key, _NOWHERE).get(name)
         return None if span is None else (span[0], span[1])
 
+    def base_store(self) -> Path | None:
+        """The last build's query store, if it holds the graph of the last build's kg.nt as
+        this memo describes it (an update of it is this build's store: `kg.builder.delta`)."""
+        from kg.query.store import complete_store, stores_dir
+
+        if N_TRIPLES.file not in self.valid or self.path is None:
+            return None
+        if not isinstance(self._store, str) or not _is_span(self._shared):
+            return None
+        return complete_store(stores_dir(self.path.parent.parent) / self._store)
+
+    def old_blocks(self, keys: Iterable[str]) -> Iterator[bytes]:
+        """The bytes in the last build's kg.nt of its shared block and of the blocks whose
+        key is not in `keys` (the papers that changed or left)."""
+        assert isinstance(self._shared, list) and _is_span(self._shared)
+        wanted = set(keys)
+        spans: list[list[int]] = [self._shared] + [
+            block[N_TRIPLES.file]
+            for key, block in self._before.items()
+            if key not in wanted and N_TRIPLES.file in block
+        ]
+        for span in spans:
+            yield self._bytes(N_TRIPLES.file, (span[0], span[1]))
+
     def counts(self, key: str) -> tuple[int, dict[str, int]]:
         """The triples and typed subjects by class of block `key` in the last build."""
         block = self._before[key]
@@ -113,14 +140,16 @@ class BlockMemo:
 
         def read(paper: str) -> bytes | None:
             span = self.where(keys[paper], name)
-            if span is None:
-                return None
-            if name not in self._maps:
-                with open(self._was[name], "rb") as handle:
-                    self._maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            return self._maps[name][span[0] : span[1]]
+            return None if span is None else self._bytes(name, span)
 
         return read
+
+    def _bytes(self, name: str, span: tuple[int, int]) -> bytes:
+        """The bytes of `span` in the last build's file `name`."""
+        if name not in self._maps:
+            with open(self._was[name], "rb") as handle:
+                self._maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return self._maps[name][span[0] : span[1]]
 
     def remember(
         self,
@@ -141,10 +170,11 @@ class BlockMemo:
             mapped.close()
         self._maps = {}
 
-    def save(self, aside: Mapping[str, Path]) -> None:
+    def save(self, aside: Mapping[str, Path], store: str | None = None) -> None:
         """Remember this build's blocks, once its files are in place (after the commit);
         keep its files of blocks that are no export (`aside`: their temporaries, from
-        `kg.export.writer.ExportWriter.aside`) in the cache, or remove them without one."""
+        `kg.export.writer.ExportWriter.aside`) in the cache, or remove them without one;
+        `store`: the name of the query store this build's graph is written into."""
         self.close()
         now = {name: self._keep(name, aside.get(name)) for name in FILES}
         files = {name: memo.stamp(path) for name, path in now.items() if path is not None}
@@ -165,6 +195,8 @@ class BlockMemo:
                 "aside": sorted(name for name in aside if now[name] is not None),
                 "classes": classes,
                 "blocks": blocks,
+                "store": store,
+                "shared": list(self.shared) if self.shared else None,
             },
         )
 
@@ -229,69 +261,17 @@ class Layout:
                 memo.remember(self.keys[block], {name: span})
 
 
+def _is_span(span: object) -> bool:
+    return isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
+
+
 def _well_formed(blocks: object) -> bool:
     """Whether a memo's blocks are as `BlockMemo.save` writes them (else none is used)."""
     return isinstance(blocks, dict) and all(
         isinstance(block, dict)
-        and all(
-            isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
-            for name, span in block.items()
-            if name in FILES
-        )
+        and all(_is_span(span) for name, span in block.items() if name in FILES)
         for block in blocks.values()
     )
-
-
-def write_rdf(
-    kg: KnowledgeGraph,
-    writer: ExportWriter,
-    blocks: BlockMemo,
-    extractor: str,
-    version: str,
-    copies: Callable[[int], frozenset[str]],
-) -> tuple[Path, Layout, int, frozenset[str]]:
-    """Write kg.nt (an export, else aside: `ExportWriter.aside`) and void.ttl, copying the
-    blocks of papers that did not change from the last build's kg.nt (only the other papers'
-    blocks are made: `kg.rdf.shared_rdf`); the N-Triples' temporary, its layout, how many
-    triples it holds and the copies of the graph to write (`copies` of that count)."""
-    keys = block_keys(kg)
-    reuse = {paper for paper, key in keys.items() if blocks.where(key, N_TRIPLES.file)}
-    rdf, papers = shared_rdf(kg, extractor)
-    for p in kg.papers:
-        if p.id not in reuse:
-            papers.add(rdf, p)
-    counts = rdf.counts()
-    before = {paper: blocks.counts(keys[paper]) for paper in sorted(reuse)}
-    for n, types in before.values():
-        counts.add(n, types)
-    writer.write(VOID, void_description(counts, version).serialize(format="turtle"))
-    files = copies(counts.triples)
-    made = {block.id: block for block in rdf.blocks}
-    order = ("", *(p.id for p in kg.papers))
-    copy = blocks.reader(N_TRIPLES.file, keys)
-
-    def chunks(paper: str) -> Iterable[bytes]:
-        if paper not in reuse:
-            return block_ntriples(made[paper])
-        data = copy(paper)
-        if data is None:
-            raise ValueError(f"block {paper} is reused but no bytes were given")
-        return (data,)
-
-    spans: list[tuple[int, int]] = []
-    nt = writer.stream(
-        N_TRIPLES.file,
-        lambda handle: spans.extend(_write(handle, order, chunks)),
-        N_TRIPLES.file not in files,
-    )
-    for paper, span in zip(order, spans, strict=True):
-        if paper:
-            block = made.get(paper)
-            n, types = before[paper] if block is None else (len(block.lines), block.types)
-            blocks.remember(keys[paper], {N_TRIPLES.file: span}, n, types)
-    blocks.reused = len(reuse)
-    log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))
-    return nt, Layout(order, keys, tuple(spans)), counts.triples, files
 
 
 def write_jsonl(
@@ -310,12 +290,14 @@ def write_jsonl(
         return (line,)
 
     spans: list[tuple[int, int]] = []
-    writer.stream(EXTRACTIONS, lambda handle: spans.extend(_write(handle, kg.extractions, chunks)))
+    writer.stream(
+        EXTRACTIONS, lambda handle: spans.extend(write_blocks(handle, kg.extractions, chunks))
+    )
     for ex, span in zip(kg.extractions, spans, strict=True):
         blocks.remember(layout.keys[ex.paper.id], {EXTRACTIONS: span})
 
 
-def _write(
+def write_blocks(
     handle: BinaryIO, order: Iterable[T], chunks: Callable[[T], Iterable[bytes]]
 ) -> list[tuple[int, int]]:
     """Write each block's chunks in `order`; each block's byte range."""

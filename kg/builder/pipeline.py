@@ -15,16 +15,18 @@ from pathlib import Path
 import networkx as nx
 
 from kg import __version__
-from kg.builder.blocks import BlockMemo, Layout, write_jsonl, write_rdf
+from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
-from kg.errors import ExportError, KgError
+from kg.builder.rdf_blocks import write_rdf
+from kg.builder.store_step import placed_states, start_store, store_for_queries
+from kg.errors import ExportError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
-from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, N_TRIPLES, listed
+from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
 from kg.export.views import render_views
 from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
@@ -34,6 +36,7 @@ from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
+from kg.query.store import StoreJob, key_of
 
 log = logging.getLogger(__name__)
 
@@ -146,17 +149,9 @@ def build(
         extractions, cached = _extract(papers, engine, scheduler, store, progress)
         kg, graph = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
-        with ExportWriter(out, force) as writer:  # each export written once it is rendered
-            triples, files = _write_exports(
-                kg, graph, writer, memo, blocks, views, rdf_formats, progress
-            )
-            start = time.perf_counter()
-            written = writer.commit()
-            memo.save()
-            blocks.save(writer.aside)  # kg.nt when it is no export: aside, in the cache
-        log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
-        if cache and triples <= STORE_UP_TO:
-            _store_for_queries(out, cache_dir, progress, blocks.kept_aside(N_TRIPLES.file))
+        triples, files, written = _export(
+            kg, graph, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+        )
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
@@ -171,33 +166,50 @@ def build(
     )
 
 
-#: graphs up to this many triples are stored for queries at build time: ICML 2024's 208,000
-#: take 1 s and 0.3 GB more; 1.3 M (25,000 abstracts) would take 8 s and 1.3 GB, more than
-#: loading the files at each query saves
-STORE_UP_TO = 500_000
 #: `--rdf auto` writes every copy of the graph (kg.ttl, kg.nt, kg.jsonld, kg.graphml) up to
 #: this many triples, kg.ttl alone above: the copies were 74 MB of ICML 2024's 107 (221,000
 #: triples, 28x its input); ~1,000 abstracts keep them all in ~35 MB, the seeds (4,400) too
 EVERY_COPY_UP_TO = 100_000
 
 
-def _store_for_queries(
-    out: Path, cache_dir: Path | None, progress: Progress, aside: Path | None
-) -> None:
-    """Last step: the exports in an Oxigraph store in the cache, so `kg query` opens them
-    at once (kg/query/store.py), loaded from kg.nt (an export, or `aside`) where there is
-    one: it loads fastest. The exports are in place: a failure here only warns."""
-    from kg.query.load import rdf_files
-    from kg.query.store import write_store
-
-    files = rdf_files([out])
-    nt = next((f for f in (out / N_TRIPLES.file, aside) if f is not None and f.is_file()), None)
-    faster = [nt if f == out / "kg.ttl" and nt is not None else f for f in files]
-    with _stage("store", progress):
-        try:
-            write_store(files, faster, cache_dir)
-        except (OSError, KgError) as error:
-            log.warning("the graph was not stored for queries (%s); kg query loads it", error)
+def _export(
+    kg: KnowledgeGraph,
+    graph: nx.MultiDiGraph,
+    out: Path,
+    force: bool,
+    memo: PageMemo,
+    blocks: BlockMemo,
+    views: str,
+    rdf_formats: str,
+    progress: Progress,
+    cache_dir: Path | None,
+    cache: bool,
+) -> tuple[int, frozenset[str], list[Path]]:
+    """Steps 5 and 6: every export written and put in place, the memos saved, and with
+    `cache` the graph's store for queries (its child started once kg.nt is written); how
+    many triples, which copies of the graph and the files written."""
+    job: StoreJob | None = None
+    try:
+        with ExportWriter(out, force) as writer:  # each export written once it is rendered
+            triples, files, job = _write_exports(
+                kg, graph, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+            )
+            start = time.perf_counter()
+            written = writer.commit()
+            memo.save()
+            # kg.nt when it is no export goes aside, in the cache; the store is named for
+            # the exports this build put in place, the name kept for the next to update it
+            placed = placed_states(out, writer.placed) if job is not None else None
+            blocks.save(writer.aside, key_of(placed) if placed is not None else None)
+        log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
+        if job is not None:
+            with _stage("store", progress):
+                store_for_queries(job, out, placed)
+            job = None
+    finally:
+        if job is not None:
+            job.cancel()
+    return triples, files, written
 
 
 def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:
@@ -270,9 +282,12 @@ def _write_exports(
     views: str,
     rdf_formats: str,
     progress: Progress,
-) -> tuple[int, frozenset[str]]:
-    """Step 5: every export to its temporary (`writer`); how many triples the graph holds
-    and which copies of it were written (`rdf_formats`).
+    cache_dir: Path | None,
+    store: bool,
+) -> tuple[int, frozenset[str], StoreJob | None]:
+    """Step 5: every export to its temporary (`writer`); how many triples the graph holds,
+    which copies of it were written (`rdf_formats`) and, with `store`, the child writing
+    its store for queries meanwhile (`start_store`; stopped here if the build fails).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
     abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
@@ -281,19 +296,28 @@ def _write_exports(
     Raises:
         ExportError: an export cannot be written (a child failed).
     """
-    conversions: list[tuple[str, Conversion]] = []
+    conversions: list[tuple[list[str], Conversion]] = []
     graphml: Forked | None = None
+    job: StoreJob | None = None
     try:
         with _stage("RDF", progress):
-            nt, layout, triples, files = write_rdf(
-                kg, writer, blocks, EXTRACTOR_VERSION, __version__, _copies(rdf_formats)
+            rdf = write_rdf(
+                kg,
+                writer,
+                blocks,
+                EXTRACTOR_VERSION,
+                __version__,
+                _copies(rdf_formats),
+                EVERY_COPY_UP_TO,
             )
+        nt, layout, files = rdf.nt, rdf.layout, rdf.files
         for left_out in sorted(set(outputs.COPIES_FILES) - files):
             writer.leave_out(left_out)
         if GRAPHML in files:
             produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
             graphml = Forked(produce)
         _start_conversions(nt, layout, writer, blocks, conversions, files)
+        job = start_store(rdf, cache_dir) if store else None
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
@@ -301,19 +325,26 @@ def _write_exports(
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()
-            for name, conversion in conversions:
-                layout.remember(blocks, name, conversion.wait()[0])
+            for names, conversion in conversions:
+                for name, spans in zip(names, conversion.wait(), strict=True):
+                    layout.remember(blocks, name, spans)
     except (ConversionError, ForkedError) as error:
+        if job is not None:
+            job.cancel()
         raise ExportError(
             f"{error}: cannot write the exports; the previous exports are unchanged"
         ) from None
+    except BaseException:
+        if job is not None:
+            job.cancel()
+        raise
     finally:
         if graphml is not None:
             graphml.cancel()
         for _, conversion in conversions:
             conversion.cancel()
         blocks.close()
-    return triples, files
+    return rdf.triples, files, job
 
 
 def _start_conversions(
@@ -321,20 +352,20 @@ def _start_conversions(
     layout: Layout,
     writer: ExportWriter,
     blocks: BlockMemo,
-    started: list[tuple[str, Conversion]],
+    started: list[tuple[list[str], Conversion]],
     files: frozenset[str],
 ) -> None:
     """Start converting the N-Triples `nt` into each syntax of `CONVERTED` among `files`,
-    adding each conversion to `started` as it starts (so that a failure cancels those
-    already started)."""
-    for syntax in CONVERTED:
-        name = syntax.file
-        if name not in files:
-            continue
-        target = Target(
-            syntax.name, writer.reserve(name), writer.out / name, layout.reuse(blocks, name)
-        )
-        started.append((name, Conversion(nt, [target], PREFIXES, layout.spans)))
+    in one child that parses each block once for all of them, added to `started` (so that
+    a failure cancels it)."""
+    names = [s.file for s in CONVERTED if s.file in files]
+    targets = [
+        Target(s.name, writer.reserve(s.file), writer.out / s.file, layout.reuse(blocks, s.file))
+        for s in CONVERTED
+        if s.file in files
+    ]
+    if targets:
+        started.append((names, Conversion(nt, targets, PREFIXES, layout.spans)))
 
 
 def _write_views(
@@ -358,6 +389,7 @@ def _write_views(
     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
 
 
-def _copies(rdf_formats: str) -> Callable[[int], frozenset[str]]:
-    """The copies of the graph `--rdf rdf_formats` writes, given how many triples it holds."""
-    return lambda triples: outputs.selected(rdf_formats, small=triples <= EVERY_COPY_UP_TO)
+def _copies(rdf_formats: str) -> Callable[[bool], frozenset[str]]:
+    """The copies of the graph `--rdf rdf_formats` writes, given whether it is small (at
+    most `EVERY_COPY_UP_TO` triples)."""
+    return lambda small: outputs.selected(rdf_formats, small=small)

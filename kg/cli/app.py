@@ -27,13 +27,13 @@ def handle_errors(func: F) -> F:
         except KgError as error:
             click.echo(f"Error: {error}", err=True)
             sys.exit(error.exit_code)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:  # Ctrl-C, or `kg.processes.Terminated`
             command = click.get_current_context(silent=True)
             if command is not None and command.info_name == "build":
                 click.echo("Interrupted: the previous exports are unchanged", err=True)
             else:
                 click.echo("Interrupted", err=True)
-            sys.exit(130)
+            sys.exit(128 + getattr(interrupt, "signum", 2))  # 130 for SIGINT, 143 SIGTERM
 
     return wrapper  # type: ignore[return-value]
 

@@ -151,8 +151,10 @@ def build(
       kg build icml2024.csv --rdf turtle,nt
     """
     from kg.builder.pipeline import build as run_build
+    from kg.processes import terminated_as_interrupt
 
-    with _Progress(show=not quiet and sys.stderr.isatty()) as progress:
+    # SIGTERM and SIGHUP as Ctrl-C: the temporaries go (exports' and the query store's)
+    with terminated_as_interrupt(), _Progress(show=not quiet and sys.stderr.isatty()) as progress:
         summary = run_build(
             list(inputs) or [Path("seeds")],
             out,

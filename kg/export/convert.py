@@ -28,10 +28,10 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 Span = tuple[int, int]
 
@@ -75,57 +75,90 @@ def convert_blocks(
     from kg.export.outputs import rdf_syntax  # here: the child never imports kg (see `main`)
 
     syntax = rdf_syntax(fmt)
-    return write_blocks(nt, blocks, syntax.media_type, syntax.framing, handle, prefixes, old, reuse)
+    out = _Out(syntax.media_type, syntax.framing, handle, old, reuse)
+    return write_targets(nt, blocks, [out], prefixes)[0]
 
 
-def write_blocks(
+@dataclass
+class _Out:
+    """One output of `write_targets`: its syntax, where it goes, what it may copy."""
+
+    media_type: str
+    framing: str
+    handle: BinaryIO
+    old: bytes | mmap.mmap | None = None
+    reuse: Sequence[Span | None] = ()
+
+
+def write_targets(
     nt: bytes | mmap.mmap,
     blocks: Sequence[Span],
-    media_type: str,
-    framing: str,
-    handle: BinaryIO,
+    outs: Sequence[_Out],
     prefixes: Mapping[str, str],
-    old: bytes | mmap.mmap | None = None,
-    reuse: Sequence[Span | None] = (),
-) -> list[Span]:
-    """`convert_blocks` into the syntax of `media_type`, its blocks joined as `framing`
-    says (`kg.export.outputs.RdfSyntax.framing`: "statements" or "graph")."""
+) -> list[list[Span]]:
+    """Each output of `outs` written block by block (see `convert_blocks`), each block of
+    `nt` parsed once for all of them (Turtle and JSON-LD: kg.nt was parsed twice); the byte
+    range of each block in each output. A Turtle output is the prefixes, then each block's
+    statements; a JSON-LD output one document, the prefixes as its @context, each block's
+    node objects in its @graph, joined by ",\\n"."""
     import pyoxigraph as ox
 
-    target = ox.RdfFormat.from_media_type(media_type)
-    assert target is not None, media_type
     ordered = dict(sorted(prefixes.items()))
-    if framing == "statements":
-        head = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in ordered.items())
-        start, separator, end = head.encode("utf-8"), b"", b""
-    else:  # "graph": one JSON-LD document, the prefixes as its @context
-        context = json.dumps({"@context": ordered}, ensure_ascii=False, separators=(",", ":"))
-        start, separator, end = (context[:-1] + ',"@graph":[\n').encode("utf-8"), b",\n", b"\n]}\n"
-    handle.write(start)
-    at, spans, first = len(start), [], True
+    targets = [ox.RdfFormat.from_media_type(out.media_type) for out in outs]
+    framings = [_framing(out.framing, ordered) for out in outs]
+    at: list[int] = []
+    spans: list[list[Span]] = [[] for _ in outs]
+    first = [True for _ in outs]
+    for out, (start, _, _) in zip(outs, framings, strict=True):
+        out.handle.write(start)
+        at.append(len(start))
     for i, (a, b) in enumerate(blocks):
-        span = reuse[i] if i < len(reuse) else None
-        if span is not None and old is not None:
-            body = memoryview(old)[span[0] : span[1]]
-        else:
-            # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf, and the
-            # exports checked by rdflib and rapper in the tests): not validated again
-            triples = ox.parse(bytes(nt[a:b]), format=ox.RdfFormat.N_TRIPLES, lenient=True)
-            if framing == "graph":
-                body = memoryview(compact_jsonld(triples, ordered))
+        triples: list | None = None
+        for k, out in enumerate(outs):
+            span = out.reuse[i] if i < len(out.reuse) else None
+            if span is not None and out.old is not None:
+                body = memoryview(out.old)[span[0] : span[1]]
             else:
-                out = ox.serialize(triples, format=target, prefixes=ordered)
-                assert out is not None  # given no output, serialize returns the bytes
-                body = _body(out)
-        if len(body) and not first:
-            handle.write(separator)
-            at += len(separator)
-        first = first and not len(body)
-        handle.write(body)
-        spans.append((at, at + len(body)))
-        at += len(body)
-    handle.write(end)
+                if triples is None:
+                    # kg wrote the N-Triples itself (every IRI minted or escaped by kg.rdf,
+                    # and the exports checked by rdflib and rapper in the tests): not
+                    # validated again
+                    triples = list(
+                        ox.parse(bytes(nt[a:b]), format=ox.RdfFormat.N_TRIPLES, lenient=True)
+                    )
+                body = _converted(triples, out.framing, targets[k], ordered)
+            if len(body) and not first[k]:
+                out.handle.write(framings[k][1])
+                at[k] += len(framings[k][1])
+            first[k] = first[k] and not len(body)
+            out.handle.write(body)
+            spans[k].append((at[k], at[k] + len(body)))
+            at[k] += len(body)
+    for out, (_, _, end) in zip(outs, framings, strict=True):
+        out.handle.write(end)
     return spans
+
+
+def _framing(framing: str, prefixes: Mapping[str, str]) -> tuple[bytes, bytes, bytes]:
+    """What a file of `framing` starts with, puts between blocks and ends with."""
+    if framing == "statements":
+        head = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in prefixes.items())
+        return head.encode("utf-8"), b"", b""
+    # "graph": one JSON-LD document, the prefixes as its @context
+    context = json.dumps({"@context": prefixes}, ensure_ascii=False, separators=(",", ":"))
+    return (context[:-1] + ',"@graph":[\n').encode("utf-8"), b",\n", b"\n]}\n"
+
+
+def _converted(triples: list, framing: str, target: Any, prefixes: dict[str, str]) -> memoryview:
+    """One block's triples in the syntax of `target`: JSON-LD node objects, or Turtle
+    statements without the prefixes."""
+    import pyoxigraph as ox
+
+    if framing == "graph":
+        return memoryview(compact_jsonld(triples, prefixes))
+    out = ox.serialize(triples, format=target, prefixes=prefixes)
+    assert out is not None  # given no output, serialize returns the bytes
+    return _body(out)
 
 
 def _body(out: bytes) -> memoryview:
@@ -333,28 +366,21 @@ def main() -> int:
     answer_to = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # no other output in the answer
     plan = json.load(sys.stdin)
-    answer = []
     try:
-        with _mapped(Path(plan["nt"])) as nt:
+        with _mapped(Path(plan["nt"])) as nt, ExitStack() as files:
             blocks = plan["blocks"] if plan["blocks"] is not None else [(0, len(nt))]
+            outs = []
             for target in plan["targets"]:
-                with open(target["path"], "r+b") as handle:  # the parent's: never made here
-                    reuse = [tuple(span) if span else None for span in target["reuse"]]
-                    old_path = target["old"] if any(reuse) else None
-                    with _mapped(Path(old_path)) if old_path else _nothing() as old:
-                        spans = write_blocks(
-                            nt,
-                            blocks,
-                            target["media_type"],
-                            target["framing"],
-                            handle,
-                            plan["prefixes"],
-                            old,
-                            reuse,
-                        )
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                answer.append(spans)
+                # the parent's file: never made here
+                handle = files.enter_context(open(target["path"], "r+b"))
+                reuse = [tuple(span) if span else None for span in target["reuse"]]
+                old_path = target["old"] if any(reuse) else None
+                old = files.enter_context(_mapped(Path(old_path)) if old_path else _nothing())
+                outs.append(_Out(target["media_type"], target["framing"], handle, old, reuse))
+            answer = write_targets(nt, blocks, outs, plan["prefixes"])
+            for out in outs:
+                out.handle.flush()
+                os.fsync(out.handle.fileno())
     except OSError as error:
         print(f"{error.filename or plan['nt']}: {error.strerror}", file=sys.stderr)
         return 1

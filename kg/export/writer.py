@@ -52,6 +52,8 @@ class ExportWriter:
         #: name: the caller takes them after `commit`; removed with the rest on failure
         self.aside: dict[str, Path] = {}
         self.kept: list[Path] = []  #: targets that already held what was written
+        #: each file `commit` put in place (or kept), as it was then: what this build wrote
+        self.placed: dict[Path, os.stat_result] = {}
         self._swept: set[Path] = set()
         self._made: set[Path] = set()  #: folders made (or found) by this build
         for folder in sorted({(out / name).parent for name in self.before} | {out}):
@@ -164,6 +166,7 @@ class ExportWriter:
             _fsync_all([*(tmp for tmp, _ in self.temps), *self.aside.values()])
             if not names <= self.before:
                 self._write_manifest(self.before | names)
+            self.placed = _stats(self.kept) | {t: tmp.stat() for tmp, t in self.temps}
         except OSError as error:
             raise self._failed(error) from None
         for tmp, target in self.temps:
@@ -226,6 +229,17 @@ def _fsync_all(paths: Sequence[Path]) -> None:
     with ThreadPoolExecutor(max_workers=16) as pool:
         for _ in pool.map(fsync, paths):  # the first error is raised here
             pass
+
+
+def _stats(paths: Sequence[Path]) -> dict[Path, os.stat_result]:
+    """The stat of each of `paths` there is."""
+    found = {}
+    for path in paths:
+        try:
+            found[path] = path.stat()
+        except FileNotFoundError:
+            continue
+    return found
 
 
 def _holds(target: Path, payload: bytes) -> bool:
