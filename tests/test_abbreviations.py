@@ -167,3 +167,32 @@ def test_a_defined_lexicon_acronym_is_one_entity(nlp, text, name, absent):
     entity = next(e for e in ex.entities if e.name == name)
     assert absent in entity.aliases
     assert absent not in {e.name for e in ex.entities}
+
+
+@pytest.mark.parametrize(
+    ("text", "long", "short"),
+    [
+        # a short form with small letters keeps what they spell (Schwartz–Hearst's letters)
+        (
+            "using functional magnetic resonance imaging (fMRI) data",
+            "functional magnetic resonance imaging",
+            "fMRI",
+        ),
+        ("the mean average precision (mAP) of", "mean average precision", "mAP"),
+        ("robust DPO (rDPO) improves on DPO", "robust DPO", "rDPO"),
+        ("we propose Prompt-as-Prefix (PaP) here", "Prompt-as-Prefix", "PaP"),
+        (
+            "Federated Learning for Global Flatness (FedGF) is",
+            "Federated Learning for Global Flatness",
+            "FedGF",
+        ),
+    ],
+)
+def test_small_letters_of_a_short_form_spell_too(nlp, text, long, short):
+    doc = nlp(text)
+    assert [(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations] == [(long, short)]
+
+
+def test_an_apposed_long_form_follows_an_article(nlp):
+    doc = nlp("On MATH, Minerva Achieves Top Human scores.")
+    assert not doc._.abbreviations

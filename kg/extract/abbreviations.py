@@ -113,11 +113,24 @@ def _spellings(token: str, lower: str) -> set[str]:
 
 def _initials_before(word: list[str], short: str, first: int, before: int) -> int | None:
     """The start of the long form that ends at `before` and spells `short` by its initials,
-    the nearest such start at or after `first`."""
+    the nearest such start at or after `first`. Only for a short form in capitals (AART): the
+    capitals of fMRI or pNML leave out what their small letters spell ("functional"), so
+    Schwartz–Hearst's letters read those; a lower-case word never starts a long form whose
+    other words are capitalised ("we propose Graph Attention ...")."""
+    if _mixed_case(short):
+        return None
     for k in range(before - 1, first - 1, -1):
         if spelled_by_initials(short, word[k:before]) == before - k:
+            if word[k][:1].islower() and any(w[:1].isupper() for w in word[k + 1 : before]):
+                return None
             return k
     return None
+
+
+def _mixed_case(short: str) -> bool:
+    """Whether a short form mixes cases other than a plural's s (fMRI, AraDiCE; not LLMs)."""
+    body = short[:-1] if len(short) > 2 and short.endswith("s") else short
+    return any(c.isupper() for c in body) and any(c.islower() for c in body)
 
 
 def _spells(short: str, long: str) -> int | None:
@@ -294,7 +307,9 @@ def _short_before(word: list[str], open_: int) -> int | None:
 def _long_apposed(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[Span, Span] | None:
     """ "SHORT, a Long Form ...": the long form after an article, and after a head noun with
     "for" or "of", spelled by its initials and capitalised."""
-    at = start + (word[start].lower() in _ARTICLES)
+    if word[start].lower() not in _ARTICLES:  # "On MATH, Minerva Achieves Top Human ..."
+        return None
+    at = start + 1
     if at + 2 < len(word) and word[at] in _HEADS and word[at + 1] in ("for", "of"):
         at += 2
     end = next((j for j in range(at, min(len(word), at + 14)) if word[j] in _CLAUSE_ENDS), None)

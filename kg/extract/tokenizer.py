@@ -42,7 +42,7 @@ def customize_tokenizer(nlp: Language) -> None:
     suffixes = [
         rf"(?<=[A-Za-z0-9])-(?:{adjectives})",
         # an image resolution after a dataset: "CelebA-64×64", "ImageNet-256x256"
-        r"(?<=[A-Za-z0-9])-[0-9]{2,4}[×x][0-9]{2,4}",
+        r"(?<=[A-Za-z0-9])-(?P<side>[0-9]{2,4})[×x](?P=side)",  # square: not ResNet-50x64
         r"\*+",
         r"(?<=[A-Z0-9])\.",
         r"(?<=[0-9])%",
