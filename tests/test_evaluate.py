@@ -115,7 +115,7 @@ def test_seed_004_figures_do_not_regress(built):
 
 
 def test_train_figures_do_not_regress(train_predicted):
-    """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.915,
+    """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.925,
     relation 0.870, result 1.0). The models learn from these abstracts: the held-out
     figures, each half scored by models trained without it, are in training/README.md (the
     strict floor was 0.93 at 0.934; in sample it moves with the retrained model, held out
@@ -128,7 +128,7 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.734, Model 0.717)."""
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.731, Model 0.717)."""
     figures = reference(GSAP, gsap_predicted)
     assert figures["lenient"]["f1"] >= 0.72
     assert figures["Model"]["f1"] >= 0.71
