@@ -291,7 +291,7 @@ def _long_after(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[Sp
 
 
 _HEADS = frozenset(load_cues().type_heads)
-_ARTICLES = frozenset({"a", "an", "the"})
+_ARTICLES = load_cues().articles  # kg/data/cues.json
 
 
 def _short_before(word: list[str], open_: int) -> int | None:
