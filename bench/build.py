@@ -13,7 +13,8 @@ the first left); and a cold `kg query most-used-benchmarks DIR`. Printed per siz
 wall seconds of each, the build's cost in tokenizer times, the peak memory of the build's
 process and of it with all its children (PSS), and the exports' size. With `--part
 extract` (one size), extraction alone in this process, against the tokenizer: its ratio
-is the one the extraction budget (4x the tokenizer) is held to.
+is the one the extraction budget (4x the tokenizer) is held to. Every part runs the
+checkout's kg (the repository first on the path, `kg` too), not an installed copy.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+#: the checkout's kg, not an installed copy: a change is measured without reinstalling it
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 
 class TreeMemory:
@@ -130,7 +134,8 @@ def as_user(n: int, views: str, file: Path | None = None) -> dict:
             n = len(source.read_bytes().splitlines())
         else:
             write_corpus(n, source)
-        env = {**os.environ, "KG_CACHE_DIR": str(cache)}
+        path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "KG_CACHE_DIR": str(cache), "PYTHONPATH": path}
         done = subprocess.run(
             [sys.executable, "-c", _TOKENIZE, str(source)],
             check=True,
