@@ -8,9 +8,9 @@ import gc
 import pytest
 from spacy.attrs import SENT_START
 
+from kg.collector import collector_paused
 from kg.extract import wordclass
 from kg.extract.cues import load_cues
-from kg.extract.run import collector_paused
 from kg.extract.sentences import SENTENCE_BOUNDS, sentence_bounds
 from kg.extract.texts import Known, lowers, offsets, positions, span_text, words
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections import Counter
@@ -21,6 +20,7 @@ from kg.builder.engines import auto_workers, run_extraction
 from kg.builder.pages import PageMemo, draw_all
 from kg.builder.rdf_blocks import write_rdf
 from kg.builder.store_step import placed_states, start_store, store_for_queries
+from kg.collector import collector_paused
 from kg.errors import ExportError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
@@ -57,21 +57,6 @@ def _stage(name: str, progress: Progress) -> Iterator[None]:
     yield
     progress(name, 1, 1)
     log.info("%s: %.1f s", name, time.perf_counter() - start)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector for a build. kg's stages make no reference cycles
-    (none were left to collect after extracting 2,000 abstracts), so the collector only
-    walked the millions of live papers, mentions and triples again and again: a quarter of
-    an incremental build of 25,000 abstracts. Restored as it was when the build ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -143,7 +128,7 @@ def build(
     claim(out, force)  # before the work, not after it
     outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
-    with _collector_paused():
+    with collector_paused():
         papers = _read(inputs, fmt, strict, progress)
         store = ExtractionCache(cache_dir) if cache else None
         extractions, cached = _extract(papers, engine, scheduler, store, progress)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from kg.collector import collector_paused
 from kg.extract.candidates import EMPHASIS
 from kg.extract.markup import Cleaned, strip_markup
 from kg.extract.pieces import join, pieces
@@ -76,18 +75,3 @@ def extract(
             if on_progress is not None:
                 on_progress(done)
     return out
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused, as `kg build` pauses it: extraction makes no
-    reference cycles (a Doc is freed when its user_data is cleared; a collection after
-    extracting 3,000 abstracts finds nothing), so each collection only walks the papers
-    and extractions kept so far, a sixteenth of extraction's time. Restored as it was."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
