@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import shutil
@@ -16,7 +17,10 @@ from kg.builder.pipeline import build
 from kg.extract import make_nlp
 
 # the extraction cache of the test session lives in a temporary directory of its own
-os.environ["KG_CACHE_DIR"] = tempfile.mkdtemp(prefix="kg-test-cache-")
+# (removed when the session ends: one left behind per run filled /tmp)
+_TEST_CACHE = tempfile.mkdtemp(prefix="kg-test-cache-")
+os.environ["KG_CACHE_DIR"] = _TEST_CACHE
+atexit.register(shutil.rmtree, _TEST_CACHE, ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
