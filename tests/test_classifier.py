@@ -73,3 +73,29 @@ def test_the_training_script_trains_every_stage(tmp_path):
     models = models_from_json({name: m.to_json() for name, m in trained.items()})
     assert all(getattr(models, stage) is not None for stage in STAGES)
     assert isinstance(models, Models) and models.entity.weights
+
+
+def test_a_relation_to_a_name_that_is_no_entity_is_taught_as_none():
+    """training/train.py: a pair with an end that is no gold entity (nor optional) is an
+    "O" example, since the scorer counts any relation to it as a false positive; a pair of
+    gold entities has the gold relation; an optional end gives no example."""
+    sys.path.insert(0, str(ROOT / "training"))
+    from train import Gold, pair_label
+
+    gold = Gold(
+        {
+            "text": "We propose FooNet, evaluated on BazQA, QuxBench and MNIST.",
+            "entities": [
+                {"name": "FooNet", "type": "Method", "proposed": True},
+                {"name": "BazQA", "type": "Benchmark", "aliases": ["Baz-QA"]},
+                {"name": "MNIST", "type": "Dataset"},
+            ],
+            "relations": [["FooNet", "evaluated_on", "BazQA"]],
+            "optional": ["QuxBench suite"],
+        }
+    )
+    assert pair_label(gold, {"foonet"}, {"bazqa"}) == "evaluated_on"
+    assert pair_label(gold, {"foonet"}, {"mnist"}) == "O"  # gold entities, no relation
+    assert pair_label(gold, {"foonet"}, {"foobench"}) == "O"  # no entity at all
+    assert pair_label(gold, {"foonet"}, {"quxbench"}) is None  # optional: not scored
+    assert pair_label(gold, {"bazqa"}, {"bazqa"}) is None  # one entity

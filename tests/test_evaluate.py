@@ -89,41 +89,43 @@ def test_a_wrong_prediction_is_counted(tmp_path):
 
 def test_dev_figures_do_not_regress(built):
     """Floors at the figures reached on seed 000 (strict 0.938, proposed 0.952, relation
-    0.807, result 0.5; training/README.md has every figure; the floors were 0.94 and 0.82 at
+    0.786, result 0.5; training/README.md has every figure; the floors were 0.94 and 0.82 at
     0.949 and 0.828: the model retrained on 2026-12-01's acronym and apposition rules drops
-    do-calculus, a lexicon name, and its relation)."""
+    do-calculus, a lexicon name, and its relation; the relation floor was 0.80 at 0.807
+    before the relation model learnt that a relation to a non-entity is wrong, which costs
+    ReaGen-27k part_of ReaForest here and gains on the held-out train halves)."""
     figures = reference(DEV, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
     assert figures["strict"]["f1"] >= 0.93
     assert figures["proposed"]["f1"] >= 0.94
-    assert figures["relation"]["f1"] >= 0.80
+    assert figures["relation"]["f1"] >= 0.78
     assert figures["result"]["f1"] >= 0.5
 
 
 def test_seed_004_figures_do_not_regress(built):
     """Floors at the figures on seed 004 as a helper annotated it blind by GUIDELINE.md
     (training/annotations/seed004.jsonl, never trained on: strict 0.869, proposed 0.960,
-    relation 0.900, result 0.727: 5 results, one is 0.1; the floors were 0.87 and 0.92 at
+    relation 0.912, result 0.727: 5 results, one is 0.1; the floors were 0.87 and 0.92 at
     0.878 and 0.933)."""
     gold = Path(__file__).resolve().parents[1] / "training" / "annotations" / "seed004.jsonl"
     figures = reference(gold, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
     assert figures["strict"]["f1"] >= 0.86
     assert figures["proposed"]["f1"] >= 0.94
-    assert figures["relation"]["f1"] >= 0.89
+    assert figures["relation"]["f1"] >= 0.91
     assert figures["result"]["f1"] >= 0.7
 
 
 def test_train_figures_do_not_regress(train_predicted):
     """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.925,
-    relation 0.870, result 1.0). The models learn from these abstracts: the held-out
+    relation 0.854, result 1.0; the relation floor was 0.86 at 0.870). The models learn from these abstracts: the held-out
     figures, each half scored by models trained without it, are in training/README.md (the
     strict floor was 0.93 at 0.934; in sample it moves with the retrained model, held out
     train-even went 0.817 → 0.826)."""
     figures = reference(TRAIN, train_predicted)
     assert figures["strict"]["f1"] >= 0.94
     assert figures["proposed"]["f1"] >= 0.91
-    assert figures["relation"]["f1"] >= 0.86
+    assert figures["relation"]["f1"] >= 0.85
     assert figures["result"]["f1"] >= 0.8
 
 

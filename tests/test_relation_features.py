@@ -111,3 +111,25 @@ def test_no_prior_work_word_before_the_first_mention_no_feature(tokens, text):
 )
 def test_an_example_or_a_rival_before_a_name(tokens, text, feature):
     assert feature in features_of(tokens, text, "FooNet")
+
+
+def test_a_system_named_after_a_prior_work_word_is_someone_elses(tokens):
+    doc = tokens("We propose FooNet. Existing methods such as OldNet fail, unlike FooNet on BazQA.")
+    found = entities(doc, {"OldNet": M, "FooNet": M, "BazQA": B})
+    shared = _pairs(doc, found, ["FooNet"], find_relations(doc, found, ["FooNet"]))
+    old = pair_features(doc, "FooNet", "OldNet", shared)
+    assert {"t_prior_before|Method", "t_example_before|Method"} <= set(old)
+    assert not any(f.startswith("t_prior") for f in pair_features(doc, "FooNet", "BazQA", shared))
+
+
+def test_the_entity_models_confidence_in_each_end(tokens):
+    doc = tokens("We propose FooNet. FooNet is tested on BazQA.")
+    found = [
+        Found(
+            f.start, f.end, f.name, f.key, f.type, False, f.sent, 0.55 if f.key == "BazQA" else 0.95
+        )
+        for f in entities(doc, {"FooNet": M, "BazQA": B})
+    ]
+    shared = _pairs(doc, found, ["FooNet"], {})
+    features = pair_features(doc, "FooNet", "BazQA", shared)
+    assert {"h_conf:high", "t_conf:low"} <= set(features)

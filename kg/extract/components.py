@@ -196,6 +196,8 @@ class Chosen:
     concept: str | None
     evidence: str
     long: bool  #: the span is the group's long form
+    #: the entity model's probability of its type (1.0 when rules decided)
+    probability: float = 1.0
 
 
 @Language.factory("kg_entities")
@@ -244,6 +246,7 @@ class EntityResolver:
                     group.concept,
                     decision.evidence,
                     span == group.long,
+                    decision.probability,
                 )
             )
         # not also as doc.ents: setting them costs more than deciding them, and no Doc

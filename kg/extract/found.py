@@ -18,3 +18,4 @@ class Found:
     type: EntityType
     known: bool  #: in the lexicon (or a variant of a lexicon family): never proposed here
     sent: int = 0  #: the number of the sentence it is in
+    probability: float = 1.0  #: the entity model's confidence in its type

@@ -145,14 +145,14 @@ def proposed_features(
         if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
             seen.add("our_appos")  # "our method, X"
         if f is first:
-            seen.update(_before_features(before, cues))
+            seen.update(before_features(before, cues))
     out += sorted(seen)
     if len(key) > 3 and key in urls:
         out.append("in_url")
     return out
 
 
-def _before_features(before: list[str], cues: Cues) -> list[str]:
+def before_features(before: list[str], cues: Cues) -> list[str]:
     """What the words of its clause before a name's first mention say of someone else's
     work: "existing methods such as X", "compared with X", "the popular X"."""
     cut = max((i + 1 for i, w in enumerate(before) if w in _CLAUSE_ENDS), default=0)

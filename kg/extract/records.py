@@ -54,6 +54,7 @@ def doc_to_extraction(
             EntityType(c.label),
             bool(c.concept) or c.evidence == "model family",
             where.sentence[c.start],
+            c.probability,
         )
         for c in chosen
     ]

@@ -16,7 +16,7 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.cues import load_cues
 from kg.extract.found import Found
-from kg.extract.proposals import is_component_sentence, proposal_verbs_of
+from kg.extract.proposals import before_features, is_component_sentence, proposal_verbs_of
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
 from kg.model import EntityType, RelationType
@@ -172,6 +172,11 @@ def _near_pairs(found: list[Found]) -> list[tuple[str, str]]:
     return list(out)
 
 
+def _confidence(p: float) -> str:
+    """The entity model's confidence in a name's type, coarsely."""
+    return "low" if p < 0.6 else "mid" if p < 0.8 else "high"
+
+
 def _bucket(n: int) -> str:
     return "0" if n == 0 else "1" if n == 1 else "2-3" if n <= 3 else "4+"
 
@@ -229,6 +234,11 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         out.append("nothing_proposed")
     if ts[0].known:
         out.append("tail_known")
+    t0 = ts[0]
+    clause = lower[max(sentence_bounds(doc)[t0.sent][0], t0.start - 6) : t0.start]
+    out += [f"t_{w}|{tt}" for w in before_features(clause, cues)]
+    out.append(f"h_conf:{_confidence(hs[0].probability)}")
+    out.append(f"t_conf:{_confidence(ts[0].probability)}")
     for rel in RelationType:
         if (head, rel, tail) in rules:
             out += [f"rule:{rel.value}", f"rule:{rel.value}|{tt}"]
