@@ -75,16 +75,48 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def spawn_pool(workers: int, start: Callable[[], object]) -> ProcessPoolExecutor:
+@contextmanager
+def spawn_pool(workers: int, start: Callable[[], object]) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` spawned processes, each of which leaves as soon as this process
-    is gone (`exit_with`) and first calls `start` (a module-level function)."""
+    is gone (`exit_with`) and first calls `start` (a module-level function).
+
+    Ctrl-C and a hang-up, which a terminal sends to every process of the build, are the
+    build's to handle, not the workers': when the build stops, the tasks not yet begun are
+    cancelled and the pool waits for the few that run. (Workers that died of Ctrl-C left
+    the pool's feeder thread blocked on a pipe no one reads: the build hung at exit.)
+    SIGTERM still ends a worker: the pool ends broken workers with it.
+    """
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         workers, mp_context=context, initializer=_start_spawned, initargs=(os.getpid(), start)
     )
+    # the workers start now, with the signals blocked, so that none arrives before a worker
+    # ignores it (it keeps the mask through exec); the build receives them once they started
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_IGNORES)
+    try:
+        for _ in range(workers):
+            pool.submit(_nothing)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+_WORKER_IGNORES = frozenset({signal.SIGINT, signal.SIGHUP})
+
+
+def _nothing() -> None:
+    pass
 
 
 def _start_spawned(parent: int, start: Callable[[], object]) -> None:
+    for signum in _WORKER_IGNORES:
+        signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_IGNORES)
     exit_with(parent)
     start()
 
@@ -101,13 +133,24 @@ def fork_map(
         context = multiprocessing.get_context("fork")
         # a worker reads its tasks from a pipe only the build writes: when the build is
         # killed, the worker reads the end of it and leaves (tested)
-        with context.Pool(workers) as pool:
+        # the pool ends its workers with SIGTERM: there it ends them, not raises (a worker
+        # forked under `terminated_as_interrupt` printed the traceback of `Terminated`)
+        with context.Pool(workers, initializer=_default_signals) as pool:
             yield from pool.imap(_forked_one, range(count), chunksize=chunksize)
     finally:
         _FORKED = None
 
 
 _FORKED: tuple[Callable[[Any, int], Any], Any] | None = None
+
+
+def _default_signals() -> None:
+    """In a forked worker: SIGTERM and SIGHUP end it, as they would have by default, and
+    Ctrl-C, which a terminal sends to every process of the build, is the build's to handle
+    (it stops the pool): no worker prints a traceback."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _forked_one(index: int) -> object:
@@ -185,6 +228,7 @@ def _run(task: Callable[[], object]) -> str | None:
 
 
 def _child(task: Callable[[], object], send: Connection) -> None:
+    _default_signals()  # the build stops its children itself (`cancel`)
     send.send_bytes((_run(task) or "").encode("utf-8", "replace"))
     send.close()
 

@@ -159,3 +159,34 @@ def test_spawned_workers_start_first():
         answers = list(pool.map(_started, range(4)))
     assert {started for started, _ in answers} == {"yes"}
     assert os.getpid() not in {pid for _, pid in answers}
+
+
+def _double(_: object, i: int) -> int:
+    return 2 * i
+
+
+def test_a_forked_pool_ends_its_workers_without_a_traceback(capfd):
+    """The pool ends its workers with SIGTERM; under `terminated_as_interrupt` a worker
+    raised `Terminated` and printed its traceback (and a build once hung waiting for one)."""
+    with kg.processes.terminated_as_interrupt():
+        for _ in range(3):
+            assert list(kg.processes.fork_map(_double, None, 50, workers=2)) == [
+                2 * i for i in range(50)
+            ]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def _ignored_by_worker(_: int) -> tuple[bool, bool]:
+    import signal
+
+    return (
+        signal.getsignal(signal.SIGINT) == signal.SIG_IGN,
+        signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []),
+    )
+
+
+def test_spawned_workers_leave_ctrl_c_to_the_build():
+    """A terminal's Ctrl-C reaches every process of the build: a spawned worker ignores it
+    (and does not keep it blocked), so none dies mid-task and leaves the pool stuck."""
+    with kg.processes.spawn_pool(2, _note_started) as pool:
+        assert set(pool.map(_ignored_by_worker, range(4))) == {(True, False)}

@@ -194,6 +194,61 @@ def test_drawing_workers_leave_with_a_killed_build(tmp_path):
     assert not alive, "the drawing workers of a killed build leave with it"
 
 
+def _snapshot(folder) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stage", ["extracting", "drawing"])
+def test_ctrl_c_from_a_terminal_stops_a_large_build_cleanly(tmp_path, stage):
+    """A terminal's Ctrl-C reaches every process of the build (its process group): the
+    build stops within seconds with exit status 130, no process prints a traceback, none is
+    left, and the previous exports are as they were. Workers that died of it once left the
+    build hung at exit, and drawing workers printed tracebacks."""
+    out, cache = tmp_path / "out", tmp_path / "c"
+    env = {**os.environ, "KG_CACHE_DIR": str(cache)}
+    one = write(tmp_path / "one.txt", "One 2026\n\nWe propose FooNet, which beats GRPO on MATH500.")
+    base = [sys.executable, "-m", "kg", "build", "-o", str(out), "-q"]
+    subprocess.run([*base, str(one)], env=env, check=True)
+    before = _snapshot(out)
+    many = write(
+        tmp_path / "many.txt",
+        "Many 2026\n\n"
+        + "\n".join(
+            f"We propose FooNet{i}, a model for proofs. FooNet{i} beats GRPO and "
+            f"BarNet{i % 7} on MATH500 and GSM8K, reaching {50 + i % 40}.5% accuracy."
+            for i in range(3_000)
+        ),
+    )
+    process = subprocess.Popen(
+        [*base, str(many)], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    me = psutil.Process(process.pid)
+    deadline, ready = time.monotonic() + 120, False
+    while time.monotonic() < deadline and not ready and process.poll() is None:
+        time.sleep(0.05)
+        children = [command_line(c) for c in me.children()]
+        if stage == "extracting":  # spawned workers: python -c "from multiprocessing.spawn …"
+            ready = any("multiprocessing.spawn" in " ".join(c) for c in children)
+        else:  # forked drawing workers, once pages are being written
+            ready = bool(list((out / "papers").glob(".*.tmp"))) or any(
+                c == me.cmdline() for c in children
+            )
+    assert ready, f"the build reached {stage} with worker processes"
+    family = [me, *me.children(recursive=True)]
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail(f"the build did not stop within 60 s of Ctrl-C while {stage}")
+    assert process.returncode == 130, err
+    assert "Traceback" not in err, err
+    _, alive = psutil.wait_procs(family, timeout=10)
+    assert not alive, "every process of the build leaves"
+    assert _snapshot(out) == before
+
+
 @pytest.mark.parametrize(
     ("change", "reused"),
     [(change_last_and_add_one, "some"), (add_one_first, "none"), (remove_last, "all")],
