@@ -132,16 +132,37 @@ def fork_map(
     try:
         context = multiprocessing.get_context("fork")
         # a worker reads its tasks from a pipe only the build writes: when the build is
-        # killed, the worker reads the end of it and leaves (tested)
-        # the pool ends its workers with SIGTERM: there it ends them, not raises (a worker
-        # forked under `terminated_as_interrupt` printed the traceback of `Terminated`)
-        with context.Pool(workers, initializer=_default_signals) as pool:
+        # killed, the worker reads the end of it and leaves (tested), and one that waits on
+        # the pool's lock leaves with the build too (`exit_with`). The pool and its threads
+        # (which fork the workers that replace ended ones) start with the build's signals
+        # blocked, so that none reaches a worker before it takes its own handlers: SIGTERM,
+        # with which the pool ends them, ends them (a worker forked under
+        # `terminated_as_interrupt` printed the traceback of `Terminated`), and Ctrl-C is
+        # the build's (one that killed a fresh worker left its replacement, forked as the
+        # pool ended, waiting forever on the pool's lock with the build gone)
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _FORKED_HOLDS)
+        try:
+            pool = context.Pool(workers, initializer=_start_forked, initargs=(os.getpid(),))
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            raise
+        with pool:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
             yield from pool.imap(_forked_one, range(count), chunksize=chunksize)
     finally:
         _FORKED = None
 
 
 _FORKED: tuple[Callable[[Any, int], Any], Any] | None = None
+_FORKED_HOLDS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def _start_forked(parent: int) -> None:
+    """First thing in a forked pool worker: its own signal handlers, then the signals
+    unblocked, and leave when the build is gone."""
+    _default_signals()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKED_HOLDS)
+    exit_with(parent)
 
 
 def _default_signals() -> None:
