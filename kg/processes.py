@@ -92,13 +92,15 @@ def spawn_pool(workers: int, start: Callable[[], object]) -> Iterator[ProcessPoo
     )
     # the workers start now, with the signals blocked, so that none arrives before a worker
     # ignores it (it keeps the mask through exec); the build receives them once they started
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_IGNORES)
+    # (a Ctrl-C held meanwhile is raised as they are unblocked: inside the `try`, so that
+    # the pool is shut down as for any other)
     try:
-        for _ in range(workers):
-            pool.submit(_nothing)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_IGNORES)
+        try:
+            for _ in range(workers):
+                pool.submit(_nothing)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         yield pool
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -166,11 +168,14 @@ def _start_forked(parent: int) -> None:
 
 
 def _default_signals() -> None:
-    """In a forked worker: SIGTERM and SIGHUP end it, as they would have by default, and
-    Ctrl-C, which a terminal sends to every process of the build, is the build's to handle
-    (it stops the pool): no worker prints a traceback."""
+    """In a forked worker: SIGTERM and SIGHUP end it, as they would have by default, where
+    the build raises them (`terminated_as_interrupt`) — one it ignores (`nohup`) the worker
+    ignores too: a worker killed by a hang-up the build survives would leave the pool
+    waiting forever for its tasks — and Ctrl-C, which a terminal sends to every process of
+    the build, is the build's to handle (it stops the pool): no worker prints a traceback."""
     for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
+        if signal.getsignal(signum) is _raise_terminated:
+            signal.signal(signum, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

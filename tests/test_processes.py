@@ -190,3 +190,31 @@ def test_spawned_workers_leave_ctrl_c_to_the_build():
     (and does not keep it blocked), so none dies mid-task and leaves the pool stuck."""
     with kg.processes.spawn_pool(2, _note_started) as pool:
         assert set(pool.map(_ignored_by_worker, range(4))) == {(True, False)}
+
+
+_HANGUP_SURVIVED = """
+import os, signal
+from kg.processes import fork_map, terminated_as_interrupt
+
+def task(_, i):
+    if i == 3:
+        os.kill(os.getpid(), signal.SIGHUP)  # a hang-up, as a terminal's reaches workers
+    return i
+
+signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+with terminated_as_interrupt():
+    print(sum(fork_map(task, None, 40, workers=2, chunksize=1)))
+"""
+
+
+def test_forked_workers_keep_a_hang_up_ignored_as_the_build_does():
+    """Under nohup the build ignores SIGHUP, and so must its forked workers: one killed by
+    it would leave the pool waiting forever for its tasks."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _HANGUP_SURVIVED], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sum(range(40)))

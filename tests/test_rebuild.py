@@ -234,7 +234,9 @@ def test_ctrl_c_from_a_terminal_stops_a_large_build_cleanly(tmp_path, stage):
             ready = bool(list((out / "papers").glob(".*.tmp"))) or any(
                 c == me.cmdline() for c in children
             )
-    assert ready, f"the build reached {stage} with worker processes"
+    if not ready:
+        os.killpg(process.pid, signal.SIGKILL)  # leave nothing running behind a failure
+        pytest.fail(f"the build did not reach {stage} with worker processes")
     family = [me, *me.children(recursive=True)]
     os.killpg(process.pid, signal.SIGINT)
     try:
