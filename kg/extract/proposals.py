@@ -141,7 +141,7 @@ def proposed_features(
             seen.add("appos_novel")
         if f.sent > 0 and lower[bounds[f.sent][0]] in {"our", "we"}:
             seen.add("our_sentence")
-        before = lower[max(bounds[f.sent][0], a - 6) : a]
+        before = lower[max(bounds[f.sent][0], a - CLAUSE_WORDS) : a]
         if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
             seen.add("our_appos")  # "our method, X"
         if f is first:
@@ -150,6 +150,16 @@ def proposed_features(
     if len(key) > 3 and key in urls:
         out.append("in_url")
     return out
+
+
+#: the words before a mention that `before_features` reads (cut at its clause's start)
+CLAUSE_WORDS = 6
+
+
+def prior_work_cues(doc: Doc, f: Found) -> list[str]:
+    """`before_features` of the words before the mention `f` in its sentence."""
+    start = sentence_bounds(doc)[f.sent][0]
+    return before_features(lowers(doc)[max(start, f.start - CLAUSE_WORDS) : f.start], load_cues())
 
 
 def before_features(before: list[str], cues: Cues) -> list[str]:

@@ -16,7 +16,7 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.cues import load_cues
 from kg.extract.found import Found
-from kg.extract.proposals import before_features, is_component_sentence, proposal_verbs_of
+from kg.extract.proposals import is_component_sentence, prior_work_cues, proposal_verbs_of
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
 from kg.model import EntityType, RelationType
@@ -194,6 +194,8 @@ class Pairs:
     others: dict[Triple, int]  #: the rules' relations of the other proposed systems
     first_proposal: int  #: the first sentence with a proposal verb (0 when none)
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
+    #: what the words before each entity's first mention say of it (computed once per key)
+    prior: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
@@ -234,9 +236,10 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         out.append("nothing_proposed")
     if ts[0].known:
         out.append("tail_known")
-    t0 = ts[0]
-    clause = lower[max(sentence_bounds(doc)[t0.sent][0], t0.start - 6) : t0.start]
-    out += [f"t_{w}|{tt}" for w in before_features(clause, cues)]
+    prior = shared.prior.get(tail)
+    if prior is None:
+        prior = shared.prior[tail] = prior_work_cues(doc, ts[0])
+    out += [f"t_{w}|{tt}" for w in prior]
     out.append(f"h_conf:{_confidence(hs[0].probability)}")
     out.append(f"t_conf:{_confidence(ts[0].probability)}")
     for rel in RelationType:
