@@ -36,6 +36,14 @@ def candidates(nlp, text: str) -> dict[str, set[str]]:
         ("It runs the Sinkhorn method twice.", "Sinkhorn method", "HEADED"),
         ("We fine-tune Llama 2 7B on it.", "Llama 2 7B", "FAMILY"),
         ("We compare with GPT 3.5 Turbo here.", "GPT 3.5 Turbo", "FAMILY"),
+        ("It beats Claude 3.5-Haiku here.", "Claude 3.5-Haiku", "FAMILY"),  # version-variant
+        ("It beats gpt-3.5-turbo here.", "gpt-3.5-turbo", "FAMILY"),  # a model in lower case
+        ("Unlike o1-preview, it is open.", "o1-preview", "FAMILY"),
+        ("We fine-tune Code Llama 7B on it.", "Code Llama 7B", "VERSIONED"),  # a run + size
+        ("It beats Stable Diffusion 2.1 here.", "Stable Diffusion 2.1", "VERSIONED"),
+        ("Models such as AceGPT 7B and Jais 13B fail.", "Jais 13B", "VERSIONED"),  # + size
+        ("It beats ERNIE-ViLG 2.0 here.", "ERNIE-ViLG 2.0", "VERSIONED"),  # coined + version
+        ("We compare with Dolly-v2 here.", "Dolly-v2", "SHAPE"),  # a word and a v-version
         (
             "a new method, dubbed iterative hypothesis refinement, is fast",
             "iterative hypothesis refinement",
@@ -114,6 +122,11 @@ def test_generator(nlp, text, name, label):
         ("We call the resulting model FlowNet and test it.", "model FlowNet"),
         ("We call the GPT-4 API once per example.", "API once per example"),  # "call" = invoke
         ("We call this Monte Carlo Tree Search variant fast.", "Carlo Tree Search variant"),
+        ("It was shown at ICLR 2024 first.", "ICLR 2024"),  # a year is no version
+        ("As Table 2 shows, it wins.", "Table 2"),  # a plain word and a number
+        ("It handles 8k tokens, as LongLoRA 8k does.", "LongLoRA 8k"),  # a count, no version
+        ("We opt-in to it.", "opt-in"),  # a lower-case word, no model's variant
+        ("Training Llama 2 70B takes long.", "Training Llama 2 70B"),  # Llama 2 70B's version
     ],
 )
 def test_no_candidate(nlp, text, absent):

@@ -97,8 +97,34 @@ def test_typing(nlp, text, name, etype):
     assert found[name].type is etype
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        ("Results on MovieLens 25M improve.", "MovieLens 25M", EntityType.DATASET),  # not a size
+        ("We test on SemEval 2018 here.", "SemEval 2018", EntityType.BENCHMARK),  # an edition
+        ("We train on ImageNet-64 first.", "ImageNet-64", EntityType.DATASET),
+    ],
+)
+def test_a_lexicon_name_with_a_suffix_keeps_its_type(nlp, text, name, etype):
+    from kg.extract.typing_rules import decide_type
+
+    doc = nlp(text)
+    start = text.index(name)
+    span = doc.char_span(start, start + len(name))
+    assert decide_type(span, doc) == (etype, "lexicon variant")
+
+
 def test_shapes_accept_names_and_reject_prose():
-    for name in ["ReaForest", "GRPO", "Sora-2", "CLIP-MAD", "V₁-Infer", "CPMöbius", "R-zero"]:
+    for name in [
+        "ReaForest",
+        "GRPO",
+        "Sora-2",
+        "CLIP-MAD",
+        "V₁-Infer",
+        "CPMöbius",
+        "R-zero",
+        "Dolly-v2",
+    ]:
         assert is_name_shape(name), name
     for word in ["Standard", "In", "https://github.com/x/Y", "4B", "state-of-the-art", "(i)"]:
         assert not is_name_shape(word), word

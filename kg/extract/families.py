@@ -23,14 +23,24 @@ def _model_labels() -> dict[str, str]:
     }
 
 
+@lru_cache(maxsize=1)
+def _lower_model_labels() -> dict[str, str]:
+    """`_model_labels` folded to lower case, for names written all in lower case."""
+    out: dict[str, str] = {}
+    for label, key in sorted(_model_labels().items()):
+        out.setdefault(label.lower(), key)
+    return out
+
+
 @lru_cache(maxsize=65536)
 def model_family(name: str) -> str | None:
     """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3).
 
     The longest lexicon name that starts `name` wins, when the rest reads as versions,
-    sizes and variant words (4B, Instruct, Base, VL, QwQ).
+    sizes and variant words (4B, Instruct, Base, VL, QwQ). A name written all in lower
+    case is read in any case (gpt-3.5-turbo → GPT-3.5, llama-2-7b → Llama 2).
     """
-    labels = _model_labels()
+    labels = _model_labels() if not name.islower() else _lower_model_labels()
     variant_parts = load_cues().model_variant_parts
     for cut in range(len(name) - 1, 0, -1):
         # the rest starts with a separator, or a digit after a letter (the cheap test first)

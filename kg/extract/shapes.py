@@ -11,6 +11,7 @@ _SIZE = re.compile(r"^\d+(\.\d+)?[BMbm]$")
 #: characters a name token may hold; URLs, formulas and punctuation runs are not names
 _NAME_CHARS = re.compile(r"^[^\W_][\w.+'’@\-–]*[\w+'’]$")
 _DASHES = re.compile(r"[-–]")
+_V_VERSION = re.compile(r"^v\d+(\.\d+)*$")
 
 
 def _strong_part(part: str) -> bool:
@@ -39,8 +40,8 @@ def is_name_shape(text: str) -> bool:
     if any(_strong_part(p) for p in parts):
         return True
     if len(parts) > 1 and parts[0][:1].isupper():
-        # Sora-2, GPT-4: a capitalised word and a version number
-        if any(p[:1].isdigit() for p in parts[1:]):
+        # Sora-2, GPT-4, Dolly-v2: a capitalised word and a version number
+        if any(p[:1].isdigit() or _V_VERSION.match(p) for p in parts[1:]):
             return True
         # R-zero: a single capital followed by a hyphenated part
         return len(parts[0]) == 1 and bool(parts[1])

@@ -1,7 +1,8 @@
 """Decide Method / Model / Dataset / Benchmark / Metric for a span, and say why.
 
 Evidence in order of trust: the lexicon, a model family with a variant suffix, a head noun
-beside the name ("ReaGen-27k, a dataset"), the name's own suffix (-Bench, -QA, -27k),
+beside the name ("ReaGen-27k, a dataset"), a lexicon name with a suffix (MovieLens 25M, WMT
+2014), the name's own suffix (-Bench, -QA, -27k),
 evaluation context ("on X and Y"), and the default, Method.
 """
 
@@ -152,6 +153,9 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
     if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
         return head, "head noun after"
+    variant = lexicon_variant(name)
+    if variant is not None:
+        return variant, "lexicon variant"  # MovieLens 25M, ImageNet-64, WMT 2014
     if any(is_size(part) for part in _PARTS.split(name)[1:]):
         return EntityType.MODEL, "parameter count"
     if _DATA_SIZE.search(name):

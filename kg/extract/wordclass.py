@@ -9,6 +9,7 @@ and the scans are regular expressions and substring tests on those strings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -17,6 +18,7 @@ from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc
 
 from kg.extract.cues import load_cues
+from kg.extract.families import model_family
 from kg.extract.shapes import is_name_shape, is_weak_name_shape
 from kg.extract.texts import Known, words
 from kg.model import EntityType
@@ -51,7 +53,8 @@ class WordClasses:
     """A Doc's classes, one character per token in each string.
 
     - `shape`: s a coined name's shape (ReaForest, GRPO), w a name only in context
-      (Video-Holmes), / a slash, . other;
+      (Video-Holmes), m a model's name in lower case (gpt-3.5-turbo, o1-preview), / a
+      slash, . other;
     - `phrase`: A a capitalised word (a: a capitalised stop word), B b a capitalised
       compound, N n a naming cue (called, dubbed; N capitalised, as in "Named Entity"), k
       "and", j another joiner, q an opening quote, . other;
@@ -129,12 +132,23 @@ def _sentence(word: str) -> str:
 
 def _shape(word: str) -> str:
     if not any(map(str.isupper, word)):
-        return "/" if word == "/" else "."  # a name's shape, strong or weak, has a capital
+        if word == "/":
+            return "/"
+        # a name's shape, strong or weak, has a capital; a model's version may not
+        return "m" if _lower_model(word) else "."
     if is_name_shape(word):
         return "s"
     if is_weak_name_shape(word):
         return "w"
     return "/" if word == "/" else "."
+
+
+def _lower_model(word: str) -> bool:
+    """A lexicon model's variant written in lower case: gpt-3.5-turbo, o3-mini, t5-base."""
+    return bool(_LOWER_MODEL.match(word)) and model_family(word) is not None
+
+
+_LOWER_MODEL = re.compile(r"^[a-z][a-z0-9.]*[-0-9][a-z0-9.\-]*[a-z0-9]$")
 
 
 def word_kind(word: str) -> int:
