@@ -196,3 +196,29 @@ def test_small_letters_of_a_short_form_spell_too(nlp, text, long, short):
 def test_an_apposed_long_form_follows_an_article(nlp):
     doc = nlp("On MATH, Minerva Achieves Top Human scores.")
     assert not doc._.abbreviations
+
+
+def test_an_acronym_is_read_the_same_in_every_process():
+    """ "KPrune (Knowledge-preserving pruning)": "Knowledge-preserving" spells "kp" alone or
+    with "pruning"; which reading was tried first followed the process's hash seed (a set's
+    order), so two builds of the same abstracts could differ. Every seed reads both words."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from kg.extract import make_nlp\n"
+        "from kg.extract.abbreviations import find_abbreviations\n"
+        "nlp = make_nlp()\n"
+        "doc = nlp('In this paper, we propose KPrune (Knowledge-preserving pruning), an "
+        "accurate pruning algorithm.')\n"
+        "print([(long.text, short.text) for long, short in find_abbreviations(doc)])\n"
+    )
+    seen = set()
+    for seed in range(6):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        seen.add(out.stdout.strip())
+    assert seen == {"[('Knowledge-preserving pruning', 'KPrune')]"}

@@ -127,6 +127,14 @@ def test_generator(nlp, text, name, label):
         ("It handles 8k tokens, as LongLoRA 8k does.", "LongLoRA 8k"),  # a count, no version
         ("We opt-in to it.", "opt-in"),  # a lower-case word, no model's variant
         ("Training Llama 2 70B takes long.", "Training Llama 2 70B"),  # Llama 2 70B's version
+        ("It beats Stable Diffusion 2.1 512x512 here.", "Stable Diffusion 2.1 512x512"),
+        ("Models such as Jais 13B 2023 fail.", "Jais 13B 2023"),  # a year is no version
+        ("Unlike ERNIE-ViLG 2.0 it is open.", "ERNIE-ViLG 2.0 it"),  # "it" is a pronoun
+        ("As shown in Figure 3b, it wins.", "Figure 3b"),  # a numbered part of the text
+        ("In contrast, Our 7B model wins.", "Our 7B"),  # a stop word and a size
+        ("We tune the Base 7B model.", "Base 7B"),  # a variant word and a size
+        ("It reaches BLEU 28.4 on WMT.", "BLEU 28.4"),  # a metric and its score
+        ("Results in Supplementary Table 2 hold.", "Supplementary Table 2"),
     ],
 )
 def test_no_candidate(nlp, text, absent):

@@ -114,6 +114,23 @@ def test_a_lexicon_name_with_a_suffix_keeps_its_type(nlp, text, name, etype):
     assert decide_type(span, doc) == (etype, "lexicon variant")
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        ("We introduce RAG-Bench for retrieval.", "RAG-Bench", EntityType.BENCHMARK),
+        ("We train DPO-7B on it.", "DPO-7B", EntityType.MODEL),
+    ],
+)
+def test_a_lexicon_method_with_a_suffix_is_typed_by_the_suffix(nlp, text, name, etype):
+    """A lexicon method's name with a suffix is not the method (RAG-Bench, DPO-7B): only a
+    dataset's or benchmark's variant keeps the lexicon's type."""
+    from kg.extract.typing_rules import decide_type
+
+    doc = nlp(text)
+    start = text.index(name)
+    assert decide_type(doc.char_span(start, start + len(name)), doc)[0] is etype
+
+
 def test_shapes_accept_names_and_reject_prose():
     for name in [
         "ReaForest",
@@ -436,3 +453,31 @@ def test_who_scored_on_what(nlp, text, expected):
 def test_kinds_of_things_and_evaluation_frameworks(nlp, text, name, etype):
     found = entities(nlp, text)
     assert found[name].type is etype
+
+
+def test_a_name_inside_a_lexicon_name_kept_in_full_is_dropped():
+    """ "AIME" of "AIME 2024": the shorter name loses to the lexicon name around it even
+    when the entity model is surer of it; a name beside it, or a coined one around a
+    lexicon name ("Code Llama 7B" around "Code Llama"), is decided as before."""
+    from kg.extract.entities import Decision, select
+    from kg.extract.groups import Group
+
+    full = Group("aime2024", spans=[(5, 7)], concept="aime2024")
+    short = Group("aime", spans=[(5, 6), (9, 10)])
+    coined = Group("codellama7b", spans=[(12, 15)])
+    known = Group("codellama", spans=[(12, 14)], concept="codellama")
+    decisions = [
+        Decision("Benchmark", 0.6, ""),
+        Decision("Dataset", 0.7, ""),
+        Decision("Model", 0.9, ""),
+        Decision("Model", 0.8, ""),
+    ]
+    kept = select([full, short, coined, known], decisions)
+    assert kept == [((5, 7), 0), ((9, 10), 1), ((12, 15), 2)]
+    # without the lexicon's concept, the surer name wins as before
+    plain = Group("aime2024", spans=[(5, 7)])
+    assert select([plain, short], decisions[:2]) == [((5, 6), 1), ((9, 10), 1)]
+    # a lexicon name that loses to a surer name overlapping it leaves its inner name free
+    rival = Group("x", spans=[(6, 8)])
+    surer = [*decisions[:2], Decision("Method", 0.9, "")]
+    assert select([full, short, rival], surer) == [((5, 6), 1), ((6, 8), 2), ((9, 10), 1)]

@@ -100,15 +100,20 @@ def spelled_by_initials(short: str, tokens: list[str]) -> int | None:
     return None
 
 
-def _spellings(token: str, lower: str) -> set[str]:
-    """What one token may spell: its initial, its parts' initials (Multi-Objective: mo), all
-    of an upper-case word (QA)."""
-    out = {lower[0]}
+def _spellings(token: str, lower: str) -> list[str]:
+    """What one token may spell, the longest first: all of an upper-case word (QA), its
+    parts' initials (Multi-Objective: mo), its initial. The search takes the last first, so
+    the initial alone is tried first ("KPrune (Knowledge-preserving pruning)" is spelled by
+    both words); a fixed order, not a set's, so that the same text is read the same way in
+    every process (a set of strings is ordered by the process's hash seed)."""
+    out = [lower[0]]
     if "-" in token:
-        out.add("".join(part[0] for part in lower.split("-") if part))
-    if token.isupper() and len(token) > 1:
-        out.add(lower)
-    return out
+        parts = "".join(part[0] for part in lower.split("-") if part)
+        if parts not in out:
+            out.append(parts)
+    if token.isupper() and len(token) > 1 and lower not in out:
+        out.append(lower)
+    return sorted(out, key=len, reverse=True)
 
 
 def _initials_before(word: list[str], short: str, first: int, before: int) -> int | None:

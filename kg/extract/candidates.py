@@ -13,25 +13,21 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.cues import load_cues
-from kg.extract.families import model_family
 from kg.extract.name_forms import expand_slash, is_marker
 from kg.extract.sentences import sentence_bounds
-from kg.extract.shapes import is_name_shape, is_size
+from kg.extract.shapes import is_name_shape
 from kg.extract.texts import lowers, offsets, positions, text, urls
 from kg.extract.texts import words as token_texts
-from kg.extract.typing_rules import lexicon_variant
+from kg.extract.versions import run_version_end, versioned_names
 from kg.extract.wordclass import OPEN_QUOTES, word_classes
-from kg.model import EntityType
 
 #: doc.user_data key of the emphasised character ranges (`kg.extract.markup.Cleaned`)
 EMPHASIS = "kg_emphasis"
-_VERSION = re.compile(r"^(v?\d+(\.\d+)*[a-z]?|\d+x\d+[BbMm]?|\d+[kKmM])$")
 #: head nouns that `kg.names.fold` drops from a name: "X dataset" is X
 _NAMED_BY_FOLDING = load_cues().folded_name_suffixes  # kg/data/cues.json
 
@@ -133,7 +129,6 @@ class CandidateFinder:
         "called"/"termed", quoted names, and capitalised words inside a sentence."""
         n = len(words)
         heads = self.cues.candidate_heads
-        variants = self.cues.model_variant_parts
         pos = 0
         while True:
             m = _RUN.search(classes, pos)
@@ -144,10 +139,9 @@ class CandidateFinder:
             if last > i:
                 yield i, last + 1, "TITLE"
                 # Code Llama 7B, Stable Diffusion 2.1, Flash Attention 2: a version after it
-                if last + 1 < n and _versions_it(words[last + 1]):
-                    j = _variants_end(words, lower, last + 1, variants)
-                    if j > last + 1 and _versioned_run(words[i : last + 1]):
-                        yield i, j, "VERSIONED"
+                j = run_version_end(words, lower, i, last)
+                if j is not None:
+                    yield i, j, "VERSIONED"
             elif i not in starts and words[i].isalpha() and len(words[i]) > 2:
                 yield i, i + 1, "CAPWORD"
             # a capitalised name and the generic noun it names: "Wilson Reject algorithm"
@@ -160,24 +154,9 @@ class CandidateFinder:
             ):
                 yield i, last + 2, "HEADED"
             pos = last + 1
-        for m in _CAPITAL.finditer(classes, 0, max(0, n - 1)):
-            # Llama 2 7B, GPT 3.5-Turbo, Mistral 7B v0.1: a family name and variant words
-            i = m.start()
-            if _family_start(words[i]):
-                j = _variants_end(words, lower, i + 1, variants)
-                if j > i + 1:
-                    yield i, j, "FAMILY"
-            elif (
-                (is_size(words[i + 1]) and (is_name_shape(words[i]) or i not in starts))
-                or (is_name_shape(words[i]) and _versions_it(words[i + 1]))
-                or (_YEAR.match(words[i + 1]) and _resource(words[i]))
-            ):
-                # Jais 13B, AceGPT 7B: a name and its parameter count; ERNIE-ViLG 2.0,
-                # LLaVa v1.5, NaturalSpeech 2: a coined name and its version; WMT 2014,
-                # SemEval 2018: a known dataset or benchmark and its year
-                j = _variants_end(words, lower, i + 1, variants)
-                if j > i + 1:
-                    yield i, j, "VERSIONED"
+        # Llama 2 7B, GPT 3.5-Turbo, Jais 13B, ERNIE-ViLG 2.0, WMT 2014: a name's version
+        capitals = (m.start() for m in _CAPITAL.finditer(classes, 0, max(0, n - 1)))
+        yield from versioned_names(words, lower, starts, capitals)
         for m in _CUE.finditer(classes, 0, max(0, n - 1)):
             i = m.start()
             if m.group() in "nN":
@@ -309,57 +288,6 @@ _SHAPE_LABELS = {"s": "SHAPE", "w": "WEAK", "m": "FAMILY"}
 _ROLE_OF_VERB = re.compile(r"[vops]")
 
 
-def _variants_end(words: list[str], lower: list[str], j: int, variants: frozenset[str]) -> int:
-    """The end of the versions, sizes and variant words from `j` on (at most five):
-    "2 7B", "3.5-Turbo", "7B v0.1", "v1.5"."""
-    end = min(len(words), j + 5)
-    while j < end and (
-        _VERSION.match(words[j])
-        or is_size(words[j])
-        or lower[j] in variants
-        or _versioned_variant(lower[j], variants)
-    ):
-        j += 1
-    return j
-
-
-def _resource(word: str) -> bool:
-    """A dataset or benchmark of the lexicon, whose editions are years (WMT, SemEval)."""
-    return lexicon_variant(word + " 1") in _RESOURCES
-
-
-_RESOURCES = frozenset({EntityType.DATASET, EntityType.BENCHMARK})
-
-
-def _versioned_run(run: list[str]) -> bool:
-    """Whether a Title Case run is a whole name whose version may follow: a model of the
-    lexicon (Code Llama, Stable Diffusion), or a run with no model family inside it to take
-    the version itself ("Training Llama 2 70B" is Llama 2 70B's)."""
-    return model_family(" ".join(run) + " 1") is not None or not any(
-        _family_start(word) for word in run[1:]
-    )
-
-
-def _versioned_variant(lower: str, variants: frozenset[str]) -> bool:
-    """A version and variant words in one token: 3.5-turbo, 3.5-haiku."""
-    version, dash, rest = lower.partition("-")
-    return bool(dash and _VERSION.match(version)) and all(p in variants for p in rest.split("-"))
-
-
-def _versions_it(word: str) -> bool:
-    """Whether `word` can follow a name as its version or size (2.0, v1.5, 2, 7B, 3.5-Turbo),
-    not a year (ICLR 2024), a count of data (10k) or a resolution (256x256)."""
-    if is_size(word):
-        return True
-    version = word.partition("-")[0]
-    return bool(_NAME_VERSION.match(version)) and not _YEAR.match(version)
-
-
-#: a version after a name: 2, 2.1, v1.5, 3.5 (not 10k, nor 256x256)
-_NAME_VERSION = re.compile(r"^v?\d{1,2}(\.\d+)*$|^v\d+(\.\d+)*$")
-_YEAR = re.compile(r"^(19|20)\d\d$")
-
-
 def _starts_name(word: str) -> bool:
     """Whether a name may start with `word`: a capital, a digit or a quote ("FlowNet",
     "3D-Mol", "“Simulate-and-Reason”"), not a common word."""
@@ -403,12 +331,6 @@ def _run_end(words: list[str], classes: str, start: int, end: int) -> int:
         if c not in "jk":
             last = j
     return last
-
-
-@lru_cache(maxsize=65536)
-def _family_start(word: str) -> bool:
-    """A model family or one of its variants (Llama, GPT-4, Qwen2.5), to take variant words."""
-    return model_family(word) is not None or model_family(word + "-1") is not None
 
 
 def _emphasised(doc: Doc) -> Iterator[tuple[int, int]]:

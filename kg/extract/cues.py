@@ -71,6 +71,7 @@ class Cues:
     refer_verbs: frozenset[str]
     document_nouns: frozenset[str]
     document_verbs: frozenset[str]
+    numbered_parts: frozenset[str]  #: "Table 2", "Theorem 1": no name's version
     proposer_words: frozenset[str]
     list_joiners: frozenset[str]
     dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
@@ -156,6 +157,7 @@ def read_cues(path: Path) -> Cues:
         refer_verbs=frozenset(raw["refer_verbs"]),
         document_nouns=frozenset(raw["document_nouns"]),
         document_verbs=frozenset(raw["document_verbs"]),
+        numbered_parts=frozenset(raw["numbered_parts"]),
         proposer_words=frozenset(raw["proposer_words"]),
         list_joiners=frozenset(raw["list_joiners"]),
         dotted_abbreviations=tuple(raw["dotted_abbreviations"]),

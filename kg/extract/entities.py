@@ -97,10 +97,26 @@ _LIST_TYPES = {t.value for t in CORE}
 
 def select(groups: list[Group], decisions: list[Decision]) -> list[tuple[tuple[int, int], int]]:
     """Non-overlapping (span, group index) pairs: spans of the most probable entities first,
-    then the longer; a span that overlaps one already kept is dropped."""
+    then the longer; a span that overlaps one already kept is dropped. A span inside a
+    lexicon name is ranked no higher than that name ("AIME" of "AIME 2024", "Llama" of
+    "Code Llama"): the name in full is kept unless something else overlaps it."""
+    known = [
+        (s, decisions[g].probability)
+        for g, group in enumerate(groups)
+        if group.concept is not None and decisions[g].label != "O"
+        for s in group.spans
+        if s[1] - s[0] > 1
+    ]
+
+    def rank(probability: float, s: tuple[int, int]) -> float:
+        for (a, b), outer in known:
+            if a <= s[0] and s[1] <= b and (a, b) != s:
+                probability = min(probability, outer)
+        return probability
+
     ranked = sorted(
         (
-            (-decisions[g].probability, -(s[1] - s[0]), s[0], s, g)
+            (-rank(decisions[g].probability, s), -(s[1] - s[0]), s[0], s, g)
             for g, group in enumerate(groups)
             if decisions[g].label != "O"
             for s in group.spans

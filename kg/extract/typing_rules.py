@@ -1,8 +1,8 @@
 """Decide Method / Model / Dataset / Benchmark / Metric for a span, and say why.
 
 Evidence in order of trust: the lexicon, a model family with a variant suffix, a head noun
-beside the name ("ReaGen-27k, a dataset"), a lexicon name with a suffix (MovieLens 25M, WMT
-2014), the name's own suffix (-Bench, -QA, -27k),
+beside the name ("ReaGen-27k, a dataset"), a lexicon dataset or benchmark with a suffix
+(MovieLens 25M, WMT 2014), the name's own suffix (-Bench, -QA, -27k),
 evaluation context ("on X and Y"), and the default, Method.
 """
 
@@ -154,7 +154,7 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
         return head, "head noun after"
     variant = lexicon_variant(name)
-    if variant is not None:
+    if variant in (EntityType.DATASET, EntityType.BENCHMARK):
         return variant, "lexicon variant"  # MovieLens 25M, ImageNet-64, WMT 2014
     if any(is_size(part) for part in _PARTS.split(name)[1:]):
         return EntityType.MODEL, "parameter count"
