@@ -10,6 +10,7 @@ all, and the page is drawn again.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -32,6 +33,7 @@ class PageMemo:
     def __init__(self, path: Path | None, out: Path) -> None:
         self.path = path
         self.out = out
+        self._root = str(out)  # pages by name, not by Path: a build draws 29,000
         pages = memo.load(path).get("pages")
         self._before: dict[str, list] = pages if isinstance(pages, dict) else {}
         self._now: dict[str, str] = {}
@@ -48,7 +50,7 @@ class PageMemo:
         before = self._before.get(name)
         if not isinstance(before, list) or before[:1] != [digest]:
             return False
-        return memo.stamp(self.out / name) == before[1:]
+        return memo.stamp(os.path.join(self._root, name)) == before[1:]
 
     def remember(self, name: str, digest: str, kept: bool) -> None:
         """Note the page's digest for the next build, and whether it was kept as it was."""
@@ -59,7 +61,7 @@ class PageMemo:
         """Remember this build's pages, once they are in place (after the commit)."""
         pages = {}
         for name, digest in sorted(self._now.items()):
-            stamp = memo.stamp(self.out / name)
+            stamp = memo.stamp(os.path.join(self._root, name))
             if stamp is not None:
                 pages[name] = [digest, *stamp]
         memo.save(self.path, {"pages": pages})
