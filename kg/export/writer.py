@@ -57,7 +57,8 @@ class ExportWriter:
         self._swept: set[Path] = set()
         self._made: set[Path] = set()  #: folders made (or found) by this build
         # folders by name, not by Path: a build has written 29,000 files
-        for folder in sorted({out / os.path.dirname(name) for name in self.before} | {out}):
+        folders = {os.path.dirname(name) for name in self.before}
+        for folder in sorted({out / name for name in folders} | {out}):
             self._sweep(folder)
 
     def _sweep(self, folder: Path) -> None:
