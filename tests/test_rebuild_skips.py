@@ -111,3 +111,31 @@ def test_placed_states_resolves_no_page_and_gives_what_it_did(tmp_path, monkeypa
     assert len(resolved) < 20  # not one per placed file (200 pages)
     unplaced = {path: stat for path, stat in placed.items() if path.name != "void.ttl"}
     assert placed_states(out, unplaced) is None  # an RDF file this build did not write
+
+
+@pytest.mark.parametrize("out", ["/tmp/x", "x", ".", "/", "a/b/", "./a"])
+def test_the_writer_names_its_files_as_relative_to_does(out):
+    from kg.export.writer import _names
+
+    root = Path(out)
+    targets = [root / "papers/q.html", root / "kg.ttl", root / "lib" / "a b.js", root / "x"]
+    assert _names(root, targets) == {t.relative_to(root).as_posix() for t in targets}
+
+
+def test_page_workers_inherit_every_signature_made_once(nlp, tmp_path):
+    from kg.builder.pages import PageMemo, draw_all
+    from kg.export.views import Signatures, render_views
+    from kg.extract import extract
+    from kg.graph import to_networkx
+    from kg.ingest import read_inputs
+    from kg.link import link
+
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    graph = to_networkx(kg)
+    forked = render_views(kg, graph, "seeds", "x")
+    drawn = list(draw_all(forked, PageMemo(None, tmp_path), workers=2))
+    # signed before the page workers forked: they inherit them, none signs a node again
+    assert forked.signatures is not None
+    assert forked.signatures._made == {n: Signatures(graph)(n) for n in graph.nodes}
+    here = render_views(kg, graph, "seeds", "x")
+    assert list(draw_all(here, PageMemo(None, tmp_path), workers=1)) == drawn
