@@ -71,6 +71,8 @@ def host(url: str) -> str:
 def links(text: str) -> Links:
     """The code repositories (on `CODE_HOSTS`, owner and project named) and project pages
     (any other site but papers' and short links) that `text` links to."""
+    if not _may_link(text):
+        return Links()
     code: list[str] = []
     pages: list[str] = []
     for match in _URL.finditer(text):
@@ -84,3 +86,18 @@ def links(text: str) -> Links:
         elif not where.endswith(_NOT_PAGES) and url not in pages:
             pages.append(url)
     return Links(tuple(code), tuple(pages))
+
+
+#: how each match of `_URL` begins (in any case)
+_STARTS = ("http", "www.", "github.com/", "gitlab.com/")
+
+
+def _may_link(text: str) -> bool:
+    """Whether `_URL` may match `text`: searching it is most of `links`' time and most
+    abstracts link nowhere. Every match begins with one of `_STARTS` in some case; in ASCII
+    text that is a search of the lower-cased text, in other text (where IGNORECASE also
+    takes letters such as "ı" for "i") the pattern is searched."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(start in lowered for start in _STARTS)

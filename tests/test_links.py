@@ -93,3 +93,61 @@ def test_a_paper_shares_its_code_only_with_what_it_alone_proposes():
 
     claimed = [proposes("p1", "snn"), proposes("p2", "snn"), proposes("p1", "foonet")]
     assert sole_proposers(claimed) == {"foonet": "p1"}
+
+
+#: pieces of text that links are made of, in cases and scripts the pattern takes
+_PIECES = st.sampled_from(
+    [
+        "http",
+        "HTTPS",
+        "://",
+        "www.",
+        "WwW.",
+        "github.com/",
+        "GitLab.com/",
+        "gıthub.com/",
+        "a/b",
+        "x",
+        " ",
+        ".",
+        "ı",
+        "é",
+        "(",
+        ")",
+        "Code at ",
+        "\\url{",
+        "}",
+        "/",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=14).map("".join))
+def test_the_quick_check_for_links_loses_none(text):
+    import kg.links
+
+    quick = links(text)
+    real, kg.links._may_link = kg.links._may_link, lambda text: True
+    try:
+        assert quick == links(text)  # what searching every abstract gives
+    finally:
+        kg.links._may_link = real
+
+
+def test_an_abstract_without_a_link_is_not_searched(monkeypatch):
+    import kg.links
+
+    class SearchedError(Exception):
+        pass
+
+    class Pattern:
+        def finditer(self, text):
+            raise SearchedError
+
+    monkeypatch.setattr(kg.links, "_URL", Pattern())
+    assert links("We propose FooNet, which beats GRPO on MATH500 (Table 2).") == Links()
+    with pytest.raises(SearchedError):
+        links("Code: https://github.com/a/b")
+    with pytest.raises(SearchedError):
+        links("Ünïcode text: gıthub.com/a/b")  # not ASCII: searched

@@ -104,10 +104,10 @@ def save(path: Path | None, data: dict) -> None:
             Path(tmp).unlink(missing_ok=True)
 
 
-def stamp(path: Path) -> list[int] | None:
+def stamp(path: Path | str) -> list[int] | None:
     """A file's size and modification time, or None when it is not there."""
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return None
     return [stat.st_size, stat.st_mtime_ns]

@@ -10,11 +10,12 @@ all, and the page is drawn again.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from kg.builder import memo
-from kg.export.views import Page, View
+from kg.export.views import Page, Pages, Signatures, View
 from kg.processes import can_fork, fork_map
 
 #: a page's digest (None for a file given as it is) and content (None: the file is current)
@@ -32,6 +33,7 @@ class PageMemo:
     def __init__(self, path: Path | None, out: Path) -> None:
         self.path = path
         self.out = out
+        self._root = str(out)  # pages by name, not by Path: a build draws 29,000
         pages = memo.load(path).get("pages")
         self._before: dict[str, list] = pages if isinstance(pages, dict) else {}
         self._now: dict[str, str] = {}
@@ -48,7 +50,7 @@ class PageMemo:
         before = self._before.get(name)
         if not isinstance(before, list) or before[:1] != [digest]:
             return False
-        return memo.stamp(self.out / name) == before[1:]
+        return memo.stamp(os.path.join(self._root, name)) == before[1:]
 
     def remember(self, name: str, digest: str, kept: bool) -> None:
         """Note the page's digest for the next build, and whether it was kept as it was."""
@@ -59,7 +61,7 @@ class PageMemo:
         """Remember this build's pages, once they are in place (after the commit)."""
         pages = {}
         for name, digest in sorted(self._now.items()):
-            stamp = memo.stamp(self.out / name)
+            stamp = memo.stamp(os.path.join(self._root, name))
             if stamp is not None:
                 pages[name] = [digest, *stamp]
         memo.save(self.path, {"pages": pages})
@@ -83,9 +85,11 @@ def draw_all(
 ) -> Iterator[tuple[str, bytes | None]]:
     """Each page's name and content, in order (None: keep the file as it is), drawn in this
     process or, with `workers` > 1 where processes can fork, in that many worker
-    processes, which inherit the graph instead of receiving it. Remembers each digest in
-    `before`."""
+    processes, which inherit the graph instead of receiving it, and the signature of
+    every node (`sign_all`). Remembers each digest in `before`."""
     if workers > 1 and can_fork():
+        if isinstance(pages, Pages) and pages.signatures is not None:
+            sign_all(pages.signatures, workers)
         drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, before), len(pages), workers)
     else:
         drawn = (draw(name, page, before) for name, page in pages)
@@ -100,3 +104,27 @@ def _draw_index(shared: tuple[Sequence[Page], PageMemo], index: int) -> Drawn:
     pages, before = shared
     name, page = pages[index]
     return draw(name, page, before)
+
+
+#: nodes a worker signs at a time (`sign_all`)
+SIGN_CHUNK = 2000
+
+
+def sign_all(signatures: Signatures, workers: int) -> None:
+    """Make the signature of every node of the graph (`Signatures`) once, in `workers`
+    forked processes, for the page workers forked next to inherit: each page worker made
+    those of the nodes its pages draw, nearly all of them (a paper is drawn on some 25
+    pages), so every signature was made once per worker, a quarter of drawing's CPU time
+    at 25,000 abstracts. A signature is a function of the graph alone: made in this
+    process or another, it is the same."""
+    nodes = sorted(signatures.graph.nodes)
+    chunks = [nodes[i : i + SIGN_CHUNK] for i in range(0, len(nodes), SIGN_CHUNK)]
+    signed = fork_map(_sign_chunk, (signatures, chunks), len(chunks), workers, chunksize=1)
+    for chunk, digests in zip(chunks, signed, strict=True):
+        signatures.adopt(dict(zip(chunk, digests, strict=True)))
+
+
+def _sign_chunk(shared: tuple[Signatures, list[list[str]]], index: int) -> list[str]:
+    """Run in a worker (`kg.processes.fork_map`): the signatures of chunk `index`."""
+    signatures, chunks = shared
+    return [signatures(node) for node in chunks[index]]

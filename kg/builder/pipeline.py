@@ -17,10 +17,10 @@ from kg import __version__
 from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction
+from kg.builder.old_objects import collector_paused_kept_old
 from kg.builder.pages import PageMemo, draw_all
 from kg.builder.rdf_blocks import write_rdf
 from kg.builder.store_step import placed_states, start_store, store_for_queries
-from kg.collector import collector_paused
 from kg.errors import ExportError
 from kg.export import outputs
 from kg.export.convert import Conversion, ConversionError, Target
@@ -128,7 +128,7 @@ def build(
     claim(out, force)  # before the work, not after it
     outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
-    with collector_paused():
+    with collector_paused_kept_old():
         papers = _read(inputs, fmt, strict, progress)
         store = ExtractionCache(cache_dir) if cache else None
         extractions, cached = _extract(papers, engine, scheduler, store, progress)

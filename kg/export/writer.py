@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
@@ -56,7 +56,9 @@ class ExportWriter:
         self.placed: dict[Path, os.stat_result] = {}
         self._swept: set[Path] = set()
         self._made: set[Path] = set()  #: folders made (or found) by this build
-        for folder in sorted({(out / name).parent for name in self.before} | {out}):
+        # folders by name, not by Path: a build has written 29,000 files
+        folders = {os.path.dirname(name) for name in self.before}
+        for folder in sorted({out / name for name in folders} | {out}):
             self._sweep(folder)
 
     def _sweep(self, folder: Path) -> None:
@@ -161,7 +163,7 @@ class ExportWriter:
         so a build killed meanwhile leaves none of its files unrecorded.
         """
         written = {target for _, target in self.temps} | set(self.kept)
-        names = {target.relative_to(self.out).as_posix() for target in written}
+        names = _names(self.out, written)
         try:  # every temporary on disk before any is renamed
             _fsync_all([*(tmp for tmp, _ in self.temps), *self.aside.values()])
             if not names <= self.before:
@@ -185,7 +187,7 @@ class ExportWriter:
         except OSError as error:  # the exports are in place; the next build prunes
             log.warning("%s: cannot write the manifest (%s)", self.out, error.strerror)
         self.before = frozenset(names)
-        return sorted(written)
+        return sorted(written, key=_parts)  # as Paths sort, with fewer calls
 
     def _write_manifest(self, names: set[str] | frozenset[str]) -> None:
         """Write the manifest of `names`, atomically and on disk."""
@@ -229,6 +231,26 @@ def _fsync_all(paths: Sequence[Path]) -> None:
     with ThreadPoolExecutor(max_workers=16) as pool:
         for _ in pool.map(fsync, paths):  # the first error is raised here
             pass
+
+
+def _names(out: Path, targets: Iterable[Path]) -> set[str]:
+    """The names of `targets` (files below `out`) relative to it, as the manifest writes
+    them: a file's name is its path's end past `out`'s (`Path.relative_to`, which costs
+    ten times as much, where it is not)."""
+    root = str(out)
+    start = len(root) + (0 if root.endswith("/") else 1)
+    names = set()
+    for target in targets:
+        text = str(target)
+        if root != "." and text.startswith(root) and text[start - 1 : start] == "/":
+            names.add(text[start:])
+        else:
+            names.add(target.relative_to(out).as_posix())
+    return names
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    return path.parts
 
 
 def _stats(paths: Sequence[Path]) -> dict[Path, os.stat_result]:

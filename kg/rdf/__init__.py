@@ -15,7 +15,7 @@ description of an export).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from kg.lexicon import Concept, default_lexicon
@@ -90,7 +90,7 @@ def shared_rdf(
         for ref in e.mentions:
             mentions[ref.paper].append((ref.mention, e.key))
     assertions: dict[str, list[Assertion]] = defaultdict(list)
-    found = {p.id: links(p.text) for p in kg.papers}
+    found = FoundLinks({p.id: p.text for p in kg.papers})
     for a in kg.assertions:
         add_relation(graph, a)
         assertions[a.paper].append(a)
@@ -100,6 +100,29 @@ def shared_rdf(
     for r in kg.results:
         results[r.paper].append(r)
     return graph, PaperBlocks(agent, mentions, assertions, results, found)
+
+
+class FoundLinks(Mapping[str, Links]):
+    """The code and project links of each abstract (`kg.links.links`), by paper id, each
+    found when first asked for: a rebuild makes the blocks of a few papers only (the others
+    are copied: `kg.builder.blocks`), and reading every abstract for links was a tenth of
+    it."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = texts
+        self._found: dict[str, Links] = {}
+
+    def __getitem__(self, paper: str) -> Links:
+        found = self._found.get(paper)
+        if found is None:
+            found = self._found[paper] = links(self._texts[paper])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
 
 
 @dataclass(frozen=True)

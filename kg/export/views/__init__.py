@@ -8,7 +8,7 @@ all it shows, by which a rebuild draws again only the pages whose view changed
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 import networkx as nx
@@ -17,7 +17,7 @@ from kg import graph_schema as schema
 from kg.export.views.data import COLOURS, page_of, vis_library
 from kg.export.views.leaderboard import board_page, boards, leaderboard_view
 from kg.export.views.overview import overview_view
-from kg.export.views.pages import Site, View, entity_view, paper_view
+from kg.export.views.pages import Signatures, Site, View, entity_view, paper_view
 from kg.export.views.trends import has_trends, trends_page
 from kg.graph import entity_node
 from kg.model import KnowledgeGraph
@@ -26,6 +26,8 @@ __all__ = [
     "COLOURS",
     "VIEWS",
     "Page",
+    "Pages",
+    "Signatures",
     "View",
     "render_views",
     "vis_library",
@@ -38,9 +40,18 @@ VIEWS = ("all", "overview", "none")
 Page = tuple[str, Callable[[], View | bytes]]
 
 
+class Pages(list[Page]):
+    """The pages of the views, in order, and the `Signatures` the pages of papers, entities
+    and leaderboards share (None when there are none of those pages)."""
+
+    def __init__(self, pages: Iterable[Page] = (), signatures: Signatures | None = None) -> None:
+        super().__init__(pages)
+        self.signatures = signatures
+
+
 def render_views(
     kg: KnowledgeGraph, graph: nx.MultiDiGraph, title: str, extractor: str, views: str = "all"
-) -> list[Page]:
+) -> Pages:
     """The pages of the views, each with its path under exports/ (vis-network in lib/) and
     a function that gathers its `View` (see `draw`): a build draws and writes one page at a
     time (25,000 pages held at once took 2 GB) and knows how many there are.
@@ -51,7 +62,7 @@ def render_views(
     "overview" (index.html alone, for large builds) or "none".
     """
     if views == "none":
-        return []
+        return Pages()
     results = boards(kg.results) if views == "all" else {}
     figures = {key: len(rows) for key, rows in results.items()}
     trends = has_trends(graph)
@@ -62,7 +73,7 @@ def render_views(
     if trends:
         pages.append(("trends.html", partial(trends_page, graph, title)))
     if views == "overview":
-        return pages
+        return Pages(pages)
     site = Site.of(kg, graph)
     for key, rows in results.items():
         pages.append((board_page(key), partial(leaderboard_view, key, rows, site)))
@@ -73,7 +84,7 @@ def render_views(
         page = page_of(node, schema.node(graph, node))
         if page is not None:
             pages.append((page, partial(entity_view, entity, site)))
-    return pages
+    return Pages(pages, site.signatures)
 
 
 def _as_is(data: bytes) -> bytes:

@@ -105,6 +105,10 @@ class Signatures:
         self._made: dict[str, str] = {}
         self.encoder = Encoder(graph)  #: each node's JSON, once, for every page drawing it
 
+    def adopt(self, made: dict[str, str]) -> None:
+        """Take signatures made by another process (the same function of the same graph)."""
+        self._made.update(made)
+
     def __call__(self, node: str) -> str:
         found = self._made.get(node)
         if found is None:
