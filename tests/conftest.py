@@ -97,3 +97,18 @@ def write(path: Path, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
+
+
+def files(directory: Path) -> dict[Path, bytes]:
+    """Every file under `directory`, by its path relative to it, with its bytes."""
+    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def source(tmp_path) -> Path:
+    """The seeds as one input file of our own, to change abstracts in."""
+    lines = []
+    for seed in sorted(SEEDS.glob("*.txt")):
+        lines += seed.read_text(encoding="utf-8").splitlines()[1:]
+    abstracts = [line for line in lines if line.strip()]
+    return write(tmp_path / "in" / "papers.txt", "ICML 2026 Papers\n\n" + "\n".join(abstracts))

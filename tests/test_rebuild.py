@@ -13,7 +13,7 @@ import time
 
 import psutil
 import pytest
-from conftest import SEEDS, write
+from conftest import SEEDS, files, write
 from rdflib import Graph
 from rdflib.compare import isomorphic
 
@@ -32,20 +32,6 @@ from kg.graph import paper_node, to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.namespaces import PREFIXES
-
-
-def files(directory):
-    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
-
-
-@pytest.fixture
-def source(tmp_path):
-    """The seeds as one input file of our own, to change abstracts in."""
-    lines = []
-    for seed in sorted(SEEDS.glob("*.txt")):
-        lines += seed.read_text(encoding="utf-8").splitlines()[1:]
-    abstracts = [line for line in lines if line.strip()]
-    return write(tmp_path / "in" / "papers.txt", "ICML 2026 Papers\n\n" + "\n".join(abstracts))
 
 
 def edit(source, change):

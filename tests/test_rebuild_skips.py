@@ -7,26 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import SEEDS, write
+from conftest import SEEDS, files
 
 import kg.rdf
 from kg.builder.pipeline import build
 from kg.builder.store_step import placed_states
 from kg.query.store import file_state
-
-
-def files(directory: Path) -> dict[Path, bytes]:
-    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
-
-
-@pytest.fixture
-def source(tmp_path):
-    """The seeds as one input file of our own, to change an abstract in."""
-    lines = []
-    for seed in sorted(SEEDS.glob("*.txt")):
-        lines += seed.read_text(encoding="utf-8").splitlines()[1:]
-    abstracts = [line for line in lines if line.strip()]
-    return write(tmp_path / "in" / "papers.txt", "ICML 2026 Papers\n\n" + "\n".join(abstracts))
 
 
 def change_one_word(source: Path) -> str:
