@@ -205,3 +205,20 @@ def test_plurals_and_acronyms_are_one_group(nlp):
     doc = nlp(text)
     names = [{doc[a:b].text for a, b in g.spans} for g, _, _ in doc.user_data[GROUPS]]
     assert {"Neural Fields incorporating scene Priors", "NFPs", "NFP"} in names
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("gpt-3.5-turbo", "gpt35"),  # one word in lower case, with a version: any case
+        ("o1-preview", "o1"),
+        ("Llama 2 7B", "llama2"),
+        ("whisper large", None),  # lower-case words, no version: no model's name
+        ("opt it", None),
+        ("opt-in", None),
+    ],
+)
+def test_model_families_in_lower_case(name, family):
+    from kg.extract.families import model_family
+
+    assert model_family(name) == family

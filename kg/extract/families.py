@@ -37,10 +37,12 @@ def model_family(name: str) -> str | None:
     """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3).
 
     The longest lexicon name that starts `name` wins, when the rest reads as versions,
-    sizes and variant words (4B, Instruct, Base, VL, QwQ). A name written all in lower
-    case is read in any case (gpt-3.5-turbo → GPT-3.5, llama-2-7b → Llama 2).
+    sizes and variant words (4B, Instruct, Base, VL, QwQ). A one-word name written all in
+    lower case with a digit or hyphen is read in any case (gpt-3.5-turbo → GPT-3.5,
+    llama-2-7b → Llama 2); words such as "whisper large" or "opt it" are no model's name.
     """
-    labels = _model_labels() if not name.islower() else _lower_model_labels()
+    lowered = name.islower() and " " not in name and any(c.isdigit() or c == "-" for c in name)
+    labels = _lower_model_labels() if lowered else _model_labels()
     variant_parts = load_cues().model_variant_parts
     for cut in range(len(name) - 1, 0, -1):
         # the rest starts with a separator, or a digit after a letter (the cheap test first)
