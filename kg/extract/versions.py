@@ -1,7 +1,8 @@
 """Names with their versions and sizes, which the tokenizer leaves as words of their own:
 "Llama 2 7B", "GPT 3.5-Turbo", "Code Llama 7B", "ERNIE-ViLG 2.0", "Jais 13B", "WMT 2014".
 
-Free of spaCy: the candidate finder (`candidates.py`) passes the Doc's words.
+The candidate finder (`candidates.py`) passes the Doc's words and their lower case; no Doc
+is read here.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ _VERSION = re.compile(r"^(v?\d+(\.\d+)*[a-z]?|\d+x\d+[BbMm]?|\d+[kKmM])$")
 #: a version after any other name: 2, 2.1, v1.5, 3.5 (not 10k, a year, nor 256x256)
 _NAME_VERSION = re.compile(r"^v?\d{1,2}(\.\d+)*$|^v\d+(\.\d+)*$")
 _YEAR = re.compile(r"^(19|20)\d\d$")
-#: a parameter count in capitals: 7B, 0.5B, 350M (not "3b" of "Figure 3b")
-_CAPITAL_SIZE = re.compile(r"^\d+(\.\d+)?[BM]$")
 _RESOURCES = frozenset({EntityType.DATASET, EntityType.BENCHMARK})
 
 
@@ -36,7 +35,7 @@ def versioned_names(
     ("Llama 2 7B", "Claude 3.5-Haiku": FAMILY), a name and its parameter count ("Jais
     13B"), a coined name and its version ("ERNIE-ViLG 2.0"), a lexicon dataset or benchmark
     and its year ("WMT 2014": VERSIONED)."""
-    variants = load_cues().model_variant_parts
+    cues = load_cues()
     for i in capitals:
         if i + 1 >= len(words):
             continue
@@ -46,12 +45,13 @@ def versioned_names(
             if j > i + 1:
                 yield i, j, "FAMILY"
             continue
-        if lower[i] in STOP_WORDS or lower[i] in variants or numbered(lower[i]):
+        if lower[i] in STOP_WORDS or lower[i] in cues.model_variant_parts or numbered(lower[i]):
             continue  # "Our 7B model", "Base 7B", "Table 2", "Figure 3b"
         shaped = is_name_shape(word)
         if (
-            (_CAPITAL_SIZE.match(following) and (shaped or i not in starts))
-            or (shaped and versions_it(following) and lower[i] not in load_cues().metric_words)
+            # a parameter count in capitals: 7B, 350M (not the "3b" of "Figure 3b")
+            (is_size(following) and following[-1] in "BM" and (shaped or i not in starts))
+            or (shaped and versions_it(following) and lower[i] not in cues.metric_words)
             or (_YEAR.match(following) and is_resource(word))
         ):
             j = variants_end(words, lower, i + 1)
