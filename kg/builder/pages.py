@@ -5,7 +5,8 @@ in forked workers, and keeping those that did not change is this layer's.
 A page is kept as it is when its view has the digest it had in the last build into the same
 exports directory (`View.digest`: everything the page shows) and the memo is to be trusted
 (`kg.builder.memo`: the same code, the file as that build left it). Anything else, or no memo at
-all, and the page is drawn again.
+all, and the page is drawn again. A paper's or entity's page far from every change in the
+graph (`kg.builder.page_scope`) is kept without its view being gathered at all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from kg.builder import memo
+from kg.builder.page_scope import near_changes, node_states
 from kg.export.views import Page, Pages, Signatures, View
 from kg.processes import can_fork, fork_map
 
@@ -34,9 +36,13 @@ class PageMemo:
         self.path = path
         self.out = out
         self._root = str(out)  # pages by name, not by Path: a build draws 29,000
-        pages = memo.load(path).get("pages")
+        data = memo.load(path)
+        pages, states = data.get("pages"), data.get("states")
         self._before: dict[str, list] = pages if isinstance(pages, dict) else {}
         self._now: dict[str, str] = {}
+        #: each node's state in the last build and in this one (`page_scope.node_states`)
+        self.states_before: dict[str, str] | None = states if isinstance(states, dict) else None
+        self.states: dict[str, str] | None = None
         self.kept = 0  #: pages not drawn again
 
     @classmethod
@@ -52,6 +58,16 @@ class PageMemo:
             return False
         return memo.stamp(os.path.join(self._root, name)) == before[1:]
 
+    def unchanged(self, name: str) -> str | None:
+        """The digest the page `name` had in the last build, when its file is as that build
+        left it (else None)."""
+        before = self._before.get(name)
+        if not isinstance(before, list) or not before or not isinstance(before[0], str):
+            return None
+        if memo.stamp(os.path.join(self._root, name)) != before[1:]:
+            return None
+        return before[0]
+
     def remember(self, name: str, digest: str, kept: bool) -> None:
         """Note the page's digest for the next build, and whether it was kept as it was."""
         self._now[name] = digest
@@ -64,7 +80,10 @@ class PageMemo:
             stamp = memo.stamp(os.path.join(self._root, name))
             if stamp is not None:
                 pages[name] = [digest, *stamp]
-        memo.save(self.path, {"pages": pages})
+        data: dict = {"pages": pages}
+        if self.states is not None:
+            data["states"] = self.states
+        memo.save(self.path, data)
 
 
 def draw(name: str, page: Callable[[], View | bytes], before: PageMemo) -> Drawn:
@@ -87,22 +106,51 @@ def draw_all(
     process or, with `workers` > 1 where processes can fork, in that many worker
     processes, which inherit the graph instead of receiving it, and the signature of
     every node (`sign_all`). Remembers each digest in `before`."""
-    if workers > 1 and can_fork():
-        if isinstance(pages, Pages) and pages.signatures is not None:
-            sign_all(pages.signatures, workers)
-        drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, before), len(pages), workers)
+    forked = workers > 1 and can_fork()
+    if forked and isinstance(pages, Pages) and pages.signatures is not None:
+        sign_all(pages.signatures, workers)
+    settled = _settled(pages, before)
+    todo = [i for i, (name, _) in enumerate(pages) if name not in settled]
+    if forked:
+        drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, before, todo), len(todo), workers)
     else:
-        drawn = (draw(name, page, before) for name, page in pages)
-    for (name, _), (digest, content) in zip(pages, drawn, strict=True):
+        drawn = (draw(*pages[i], before) for i in todo)
+    for name, _ in pages:
+        kept = settled.get(name)
+        if kept is not None:
+            before.remember(name, kept, kept=True)
+            yield name, None
+            continue
+        digest, content = next(drawn)
         if digest is not None:
             before.remember(name, digest, kept=content is None)
         yield name, content
 
 
-def _draw_index(shared: tuple[Sequence[Page], PageMemo], index: int) -> Drawn:
-    """Run in a worker (`kg.processes.fork_map`): draw page `index` of the pages it inherited."""
-    pages, before = shared
-    name, page = pages[index]
+def _settled(pages: Sequence[Page], before: PageMemo) -> dict[str, str]:
+    """The pages kept without gathering their views, with their digests: those of papers and
+    entities far from every node whose state changed (`page_scope`), when the last build
+    remembered the states and the page's file is as it left it. Notes this build's states
+    in `before` for the next."""
+    if not isinstance(pages, Pages) or pages.signatures is None:
+        return {}
+    graph = pages.signatures.graph
+    before.states = node_states(graph, pages.signatures, pages.extras)
+    if before.states_before is None:
+        return {}
+    near = near_changes(graph, before.states_before, before.states)
+    out = {}
+    for name, node in pages.about.items():
+        if node not in near and (digest := before.unchanged(name)) is not None:
+            out[name] = digest
+    return out
+
+
+def _draw_index(shared: tuple[Sequence[Page], PageMemo, list[int]], index: int) -> Drawn:
+    """Run in a worker (`kg.processes.fork_map`): draw the `index`th page to draw of the
+    pages it inherited."""
+    pages, before, todo = shared
+    name, page = pages[todo[index]]
     return draw(name, page, before)
 
 

@@ -19,7 +19,7 @@ from kg.export.views.leaderboard import board_page, boards, leaderboard_view
 from kg.export.views.overview import overview_view
 from kg.export.views.pages import Signatures, Site, View, entity_view, paper_view
 from kg.export.views.trends import has_trends, trends_page
-from kg.graph import entity_node
+from kg.graph import entity_node, paper_node
 from kg.model import KnowledgeGraph
 
 __all__ = [
@@ -41,12 +41,23 @@ Page = tuple[str, Callable[[], View | bytes]]
 
 
 class Pages(list[Page]):
-    """The pages of the views, in order, and the `Signatures` the pages of papers, entities
-    and leaderboards share (None when there are none of those pages)."""
+    """The pages of the views, in order; the `Signatures` the pages of papers, entities and
+    leaderboards share (None when there are none of those pages); the node each paper's
+    and entity's page is of (`about`, by page), and what a paper's page reads of it beside
+    the graph (`extras`, by node: its record), for a rebuild to tell which pages may have
+    changed (`kg.builder.page_scope`)."""
 
-    def __init__(self, pages: Iterable[Page] = (), signatures: Signatures | None = None) -> None:
+    def __init__(
+        self,
+        pages: Iterable[Page] = (),
+        signatures: Signatures | None = None,
+        about: dict[str, str] | None = None,
+        extras: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(pages)
         self.signatures = signatures
+        self.about = about or {}
+        self.extras = extras or {}
 
 
 def render_views(
@@ -75,16 +86,22 @@ def render_views(
     if views == "overview":
         return Pages(pages)
     site = Site.of(kg, graph)
+    about: dict[str, str] = {}
+    extras: dict[str, str] = {}
     for key, rows in results.items():
         pages.append((board_page(key), partial(leaderboard_view, key, rows, site)))
     for ex in kg.extractions:
-        pages.append((f"papers/{ex.paper.id}.html", partial(paper_view, ex, site, extractor)))
+        name = f"papers/{ex.paper.id}.html"
+        pages.append((name, partial(paper_view, ex, site, extractor)))
+        about[name] = paper_node(ex.paper.id)
+        extras[about[name]] = repr(ex.paper)  # its identifiers, source and line
     for entity in kg.entities:
         node = entity_node(entity.key)
         page = page_of(node, schema.node(graph, node))
         if page is not None:
             pages.append((page, partial(entity_view, entity, site)))
-    return Pages(pages, site.signatures)
+            about[page] = node
+    return Pages(pages, site.signatures, about, extras)
 
 
 def _as_is(data: bytes) -> bytes:
