@@ -12,6 +12,7 @@ import pytest
 from conftest import SEEDS, files, write
 
 import kg.builder.pages
+import kg.builder.pipeline
 from kg.builder.page_scope import HOPS, near_changes, node_states, within
 from kg.builder.pipeline import build
 from kg.export.views import View, render_views
@@ -177,3 +178,19 @@ def test_a_memo_without_states_gathers_every_page(tmp_path, monkeypatch):
     again = build([source], out, cache_dir=cache)
     html = [name for name in gathered if name.endswith(".html")]
     assert len(html) == sum(1 for p in out.rglob("*.html")) == again.pages_kept
+
+
+def test_a_rebuild_by_two_page_workers_keeps_and_draws_as_one(tmp_path, monkeypatch):
+    """The forked path: the pages left to draw go to the workers by their place in the
+    list, the kept ones are not sent at all."""
+    monkeypatch.setattr(kg.builder.pipeline, "auto_workers", lambda n: 2)
+    records = seed_records()
+    source = write_records(tmp_path / "in" / "a.jsonl", records)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    changed_and_added(records)
+    write_records(source, records)
+    again = build([source], out, cache_dir=cache)
+    assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
+    build([source], tmp_path / "clean", cache=False)
+    assert files(out) == files(tmp_path / "clean")

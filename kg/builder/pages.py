@@ -53,10 +53,7 @@ class PageMemo:
     def current(self, name: str, digest: str) -> bool:
         """Whether the page `name` (relative to the exports directory) is the one a view of
         this digest draws. Reads only: a worker process may ask it."""
-        before = self._before.get(name)
-        if not isinstance(before, list) or before[:1] != [digest]:
-            return False
-        return memo.stamp(os.path.join(self._root, name)) == before[1:]
+        return self.unchanged(name) == digest
 
     def unchanged(self, name: str) -> str | None:
         """The digest the page `name` had in the last build, when its file is as that build
@@ -80,7 +77,7 @@ class PageMemo:
             stamp = memo.stamp(os.path.join(self._root, name))
             if stamp is not None:
                 pages[name] = [digest, *stamp]
-        data: dict = {"pages": pages}
+        data: dict[str, object] = {"pages": pages}
         if self.states is not None:
             data["states"] = self.states
         memo.save(self.path, data)
@@ -105,10 +102,15 @@ def draw_all(
     """Each page's name and content, in order (None: keep the file as it is), drawn in this
     process or, with `workers` > 1 where processes can fork, in that many worker
     processes, which inherit the graph instead of receiving it, and the signature of
-    every node (`sign_all`). Remembers each digest in `before`."""
+    every node (`sign_all`). A paper's or entity's page far from every change is kept
+    without its view being gathered (`_settled`). Remembers each digest, and each node's
+    state, in `before`."""
     forked = workers > 1 and can_fork()
     if forked and isinstance(pages, Pages) and pages.signatures is not None:
         sign_all(pages.signatures, workers)
+    if isinstance(pages, Pages) and pages.signatures is not None:
+        graph = pages.signatures.graph
+        before.states = node_states(graph, pages.signatures, pages.extras)
     settled = _settled(pages, before)
     todo = [i for i, (name, _) in enumerate(pages) if name not in settled]
     if forked:
@@ -130,15 +132,13 @@ def draw_all(
 def _settled(pages: Sequence[Page], before: PageMemo) -> dict[str, str]:
     """The pages kept without gathering their views, with their digests: those of papers and
     entities far from every node whose state changed (`page_scope`), when the last build
-    remembered the states and the page's file is as it left it. Notes this build's states
-    in `before` for the next."""
+    remembered the states (and this one's are in `before`) and the page's file is as it
+    left it."""
     if not isinstance(pages, Pages) or pages.signatures is None:
         return {}
-    graph = pages.signatures.graph
-    before.states = node_states(graph, pages.signatures, pages.extras)
-    if before.states_before is None:
+    if before.states_before is None or before.states is None:
         return {}
-    near = near_changes(graph, before.states_before, before.states)
+    near = near_changes(pages.signatures.graph, before.states_before, before.states)
     out = {}
     for name, node in pages.about.items():
         if node not in near and (digest := before.unchanged(name)) is not None:

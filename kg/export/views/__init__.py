@@ -8,6 +8,7 @@ all it shows, by which a rebuild draws again only the pages whose view changed
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -44,8 +45,9 @@ class Pages(list[Page]):
     """The pages of the views, in order; the `Signatures` the pages of papers, entities and
     leaderboards share (None when there are none of those pages); the node each paper's
     and entity's page is of (`about`, by page), and what a paper's page reads of it beside
-    the graph (`extras`, by node: its record), for a rebuild to tell which pages may have
-    changed (`kg.builder.page_scope`)."""
+    the graph (`extras`, by node: a digest of its record), for a rebuild to tell which
+    pages may have changed (`kg.builder.page_scope`: a page's view must read nothing
+    further from its node than that module's `HOPS` edges)."""
 
     def __init__(
         self,
@@ -94,7 +96,8 @@ def render_views(
         name = f"papers/{ex.paper.id}.html"
         pages.append((name, partial(paper_view, ex, site, extractor)))
         about[name] = paper_node(ex.paper.id)
-        extras[about[name]] = repr(ex.paper)  # its identifiers, source and line
+        # the whole record (identifiers, source and line are in no node), as a digest
+        extras[about[name]] = hashlib.sha1(repr(ex.paper).encode()).hexdigest()[:20]
     for entity in kg.entities:
         node = entity_node(entity.key)
         page = page_of(node, schema.node(graph, node))

@@ -95,10 +95,11 @@ class Site:
 
 
 class Signatures:
-    """A digest of each node as a view reads it: its attributes and its out-edges with
-    theirs. The edges among a set of nodes are out-edges of its members, so the set and
-    its members' signatures determine everything a view draws from the graph. Each
-    signature is made once, for every page that draws the node."""
+    """A digest of each node as a view reads it: its attributes, its out-edges with
+    theirs, and the names of what it proposes (a paper's name may be those). The edges
+    among a set of nodes are out-edges of its members, so the set and its members'
+    signatures determine everything a view draws from the graph. Each signature is made
+    once, for every page that draws the node."""
 
     def __init__(self, graph: nx.MultiDiGraph) -> None:
         self.graph = graph
@@ -133,7 +134,9 @@ class View:
     writing the page) is most of a page's cost. `render` reads only what `digest` covers: the nodes'
     attributes and the edges among them (`Signatures`), and the fields here. So two views
     with one digest render the same page (with the same code: `kg.builder.memo.fingerprint`),
-    and a rebuild redraws only the pages whose digest changed.
+    and a rebuild redraws only the pages whose digest changed; the view of a paper or entity
+    reads the graph no further than two edges from its node (`kg.builder.page_scope`), so
+    a rebuild does not even gather the views of pages farther from every change.
     """
 
     signatures: Signatures
