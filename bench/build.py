@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -114,14 +113,21 @@ print(time.perf_counter() - t)
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
-    """Wall seconds, peak RSS of the process (MB) and peak PSS of its whole tree (MB)."""
+    """Wall seconds, peak RSS of the process (MB, as `/usr/bin/time` reports it: the
+    kernel's figure for that process, the largest of it and the children it waited for)
+    and peak PSS of its whole tree (MB). The RSS is this command's alone (`os.wait4`):
+    `RUSAGE_CHILDREN` is the largest of every command run so far, so a rebuild read as
+    large as the build before it."""
     sampler = TreeMemory()
     t = time.perf_counter()
-    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - t
+    process.returncode = os.waitstatus_to_exitcode(status)
     sampler.stop()
-    own = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return wall, own, sampler.peak / 2**20
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return wall, usage.ru_maxrss / 1024, sampler.peak / 2**20
 
 
 def as_user(n: int, views: str, file: Path | None = None) -> dict:
@@ -153,7 +159,7 @@ def as_user(n: int, views: str, file: Path | None = None) -> dict:
         first = json.loads(rows[0])
         first["abstract"] += " We also propose FooNet, which outperforms GRPO on MATH500."
         source.write_text(json.dumps(first) + "\n" + "".join(rows[1:]), encoding="utf-8")
-        rebuild, _, _ = timed(command, env)
+        rebuild, rebuild_rss, _ = timed(command, env)
         query, _, _ = timed(["kg", "query", "most-used-benchmarks", str(out)], env)
     return {
         "n": n,
@@ -162,6 +168,7 @@ def as_user(n: int, views: str, file: Path | None = None) -> dict:
         "rss_mb": rss,
         "tree_mb": tree,
         "rebuild": rebuild,
+        "rebuild_mb": rebuild_rss,
         "query": query,
         "exports_mb": size / 1e6,
     }
@@ -196,7 +203,8 @@ def main() -> None:
     )
     print(
         f"{'N':>7} {'tokenizer s':>11} {'build s':>8} {'x tok':>6} {'RSS MB':>7} "
-        f"{'tree MB':>8} {'exports MB':>10} {'rebuild s':>9} {'% build':>7} {'query s':>7}"
+        f"{'tree MB':>8} {'exports MB':>10} {'rebuild s':>9} {'% build':>7} {'RSS MB':>7} "
+        f"{'query s':>7}"
     )
     for n in [0] if args.file else args.sizes:
         r = as_user(n, args.views, args.file)
@@ -204,7 +212,8 @@ def main() -> None:
             f"{r['n']:>7} {r['tokenize']:>11.1f} {r['build']:>8.1f} "
             f"{r['build'] / r['tokenize']:>6.1f} {r['rss_mb']:>7.0f} {r['tree_mb']:>8.0f} "
             f"{r['exports_mb']:>10.0f} {r['rebuild']:>9.1f} "
-            f"{100 * r['rebuild'] / r['build']:>6.0f}% {r['query']:>7.1f}",
+            f"{100 * r['rebuild'] / r['build']:>6.0f}% {r['rebuild_mb']:>7.0f} "
+            f"{r['query']:>7.1f}",
             flush=True,
         )
 
