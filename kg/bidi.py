@@ -18,6 +18,8 @@ CHARACTERS = tuple(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206
 
 def found(text: str) -> list[str]:
     """The controls in `text` as "U+202E", each once, in code point order."""
+    if text.isascii() or not any(c in text for c in CHARACTERS):  # nearly every abstract
+        return []
     return sorted({f"U+{ord(c):04X}" for c in CONTROLS.findall(text)})
 
 
