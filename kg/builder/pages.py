@@ -106,11 +106,12 @@ def draw_all(
     without its view being gathered (`_settled`). Remembers each digest, and each node's
     state, in `before`."""
     forked = workers > 1 and can_fork()
-    if forked and isinstance(pages, Pages) and pages.signatures is not None:
-        sign_all(pages.signatures, workers)
-    if isinstance(pages, Pages) and pages.signatures is not None:
-        graph = pages.signatures.graph
-        before.states = node_states(graph, pages.signatures, pages.extras)
+    signatures = pages.signatures if isinstance(pages, Pages) else None
+    if forked and signatures is not None:
+        sign_all(signatures, workers)
+    if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
+        extras = pages.extras if isinstance(pages, Pages) else {}
+        before.states = node_states(signatures.graph, signatures, extras)
     settled = _settled(pages, before)
     todo = [i for i, (name, _) in enumerate(pages) if name not in settled]
     if forked:
