@@ -97,6 +97,25 @@ def candidates(nlp, text: str) -> dict[str, set[str]]:
             "LONG",
         ),
         ("We propose Adaptive Sequential Monte Carlo (ASMC).", "ASMC", "SHORT"),
+        # two names of several words joined by "and" in one Title Case run: each is one
+        (
+            "Two frameworks: Conjugate Integrators and Splitting Integrators.",
+            "Conjugate Integrators",
+            "TITLE_PART",
+        ),
+        (
+            "Two frameworks: Conjugate Integrators and Splitting Integrators.",
+            "Splitting Integrators",
+            "TITLE_PART",
+        ),
+        # the second of two names after a naming cue, where the list ends after it
+        (
+            "We introduce two methods, namely node intervention and node merging, to fix it.",
+            "node merging",
+            "NAMED",
+        ),
+        # LaTeX's em-dash ("---") is no part of the name before it
+        ("Families such as GPT and Mamba---end-to-end---fail.", "Mamba", "CAPWORD"),
     ],
 )
 def test_generator(nlp, text, name, label):
@@ -135,6 +154,7 @@ def test_generator(nlp, text, name, label):
         ("We tune the Base 7B model.", "Base 7B"),  # a variant word and a size
         ("It reaches BLEU 28.4 on WMT.", "BLEU 28.4"),  # a metric and its score
         ("Results in Supplementary Table 2 hold.", "Supplementary Table 2"),
+        ("We propose a model called FooNet and evaluate it on MATH.", "evaluate it"),  # a clause
     ],
 )
 def test_no_candidate(nlp, text, absent):
@@ -152,6 +172,16 @@ def test_no_candidate(nlp, text, absent):
 )
 def test_candidate_found(nlp, text, present):
     assert present in candidates(nlp, text)
+
+
+def test_title_parts_are_names_of_several_words(nlp):
+    """A Title Case run split at "and" gives its parts of two words or more (one word is
+    the other generators' to find), and none of a run with no "and"."""
+    found = candidates(nlp, "We combine Self-Rubrics and Contrastive Filtering here.")
+    assert "TITLE_PART" in found["Contrastive Filtering"]
+    assert "TITLE_PART" not in found.get("Self-Rubrics", set())
+    found = candidates(nlp, "We use the Gated Query Transformation module.")
+    assert not any("TITLE_PART" in labels for labels in found.values())
 
 
 @pytest.mark.parametrize(

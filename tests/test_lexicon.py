@@ -99,3 +99,35 @@ def test_no_entry_is_a_name_a_gold_abstract_coins():
             }
     known = {fold(label) for c in default_lexicon() for label in c.labels}
     assert sorted(coined & known) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "found"),
+    [
+        # a model's or a resource's name of several words, in another case
+        ("Results on the long range arena benchmark.", "long range arena", True),
+        ("We fine-tune Code llama on it.", "Code llama", True),
+        ("Agents play Google research football.", "Google research football", True),
+        # one word in lower case is any word; a name that starts with an article is too
+        ("We read the pile of papers.", "pile", False),
+    ],
+)
+def test_names_of_several_words_in_any_case(nlp, text, name, found):
+    doc = nlp(text)
+    assert any(s.text == name for s in doc.spans[LEXICON]) is found
+
+
+def test_methods_in_lower_case_are_no_lexicon_match(nlp):
+    """A method's name of several words in lower case is as often a generic phrase: only
+    models and resources are matched in any case."""
+    methods = [
+        label
+        for c in default_lexicon()
+        if c.type.value == "Method"
+        for label in c.labels
+        if len(label.split()) > 1 and label != label.lower()
+    ]
+    assert methods  # the lexicon has such names, so the test can fail
+    label = methods[0]
+    doc = nlp(f"We use {label.lower()} here.")
+    assert not any(s.text == label.lower() for s in doc.spans[LEXICON])

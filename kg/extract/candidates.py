@@ -32,6 +32,10 @@ EMPHASIS = "kg_emphasis"
 _NAMED_BY_FOLDING = load_cues().folded_name_suffixes  # kg/data/cues.json
 
 
+#: what may follow the last name of a list
+_LIST_ENDS = frozenset({".", ",", ";", ":", "(", ")"})
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A span that may name an entity, and the generators that proposed it."""
@@ -138,6 +142,14 @@ class CandidateFinder:
             last = _run_end(words, classes, i, m.end())
             if last > i:
                 yield i, last + 1, "TITLE"
+                # "Conjugate Integrators and Splitting Integrators": two names, each of
+                # several words, joined by "and" into one run: each is a candidate too
+                for k in range(i + 1, last):
+                    if lower[k] == "and":
+                        if k - i > 1:
+                            yield i, k, "TITLE_PART"
+                        if last - k > 1:
+                            yield k + 1, last + 1, "TITLE_PART"
                 # Code Llama 7B, Stable Diffusion 2.1, Flash Attention 2: a version after it
                 j = run_version_end(words, lower, i, last)
                 if j is not None:
@@ -189,6 +201,21 @@ class CandidateFinder:
                 break
             end += 1
         if end > start:
+            yield start, end, "NAMED"
+            if end + 2 < n and lower[end] == "and" and lower[start] not in self.cues.articles:
+                yield from self._named_second(words, lower, end + 1)
+
+    def _named_second(
+        self, words: list[str], lower: list[str], start: int
+    ) -> Iterator[tuple[int, int, str]]:
+        """ "namely node intervention and node merging, designed …": the second name after
+        "and", when the list ends after it (a comma, a period, a parenthesis)."""
+        n = len(words)
+        stop = self.cues.named_stop
+        end = start
+        while end < n and end - start < 6 and words[end][:1].isalnum() and lower[end] not in stop:
+            end += 1
+        if end > start and (end == n or words[end] in _LIST_ENDS):
             yield start, end, "NAMED"
 
     def _called(self, words: list[str], lower: list[str]) -> Iterator[tuple[int, int, str]]:

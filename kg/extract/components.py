@@ -30,6 +30,7 @@ from kg.extract.texts import Known
 from kg.extract.texts import words as token_texts
 from kg.extract.wordclass import word_classes
 from kg.lexicon import Concept, default_lexicon, load_lexicon
+from kg.model import EntityType
 from kg.names import fold
 
 ABBREVIATIONS = "kg_abbreviations"
@@ -130,15 +131,23 @@ def make_lexicon(nlp: Language, name: str, path: str) -> LexiconMatcher:
 
 class LexiconMatcher:
     """Exact matches of lexicon labels, single tokens that fold to a label (MATH-500), and
-    names written in another case (Xsum for XSum, Alfworld for ALFWorld)."""
+    names written in another case (Xsum for XSum, Alfworld for ALFWorld), a name of several
+    words among them when it is a model's or a resource's ("long range arena", "Code llama",
+    "Google research football"): a method's name in lower case is as often a generic phrase
+    ("mixture of experts")."""
 
     def __init__(self, nlp: Language, concepts: tuple[Concept, ...]) -> None:
         self.concepts = {c.key: c for c in concepts}
         self.matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.any_case = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.folded: dict[str, Concept] = {}
         self.label_folds = {c.key: frozenset(fold(label) for label in c.labels) for c in concepts}
         for concept in concepts:
             self.matcher.add(concept.key, [nlp.make_doc(label) for label in concept.labels])
+            if concept.type in _ANY_CASE:
+                several = [nlp.make_doc(label) for label in concept.labels if _several(label)]
+                if several:
+                    self.any_case.add(concept.key, several)
             for label in concept.labels:
                 # case-blind folding is safe for names with a digit or a separator, and for
                 # long one-word names
@@ -149,7 +158,7 @@ class LexiconMatcher:
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
-        for match_id, start, end in self.matcher(doc):
+        for match_id, start, end in [*self.matcher(doc), *self.any_case(doc)]:
             key = doc.vocab.strings[match_id]
             spans.append(Span(doc, start, end, label=self.concepts[key].type.value, kb_id=key))
         words = token_texts(doc)
@@ -164,6 +173,21 @@ class LexiconMatcher:
         doc.spans[LEXICON] = filter_spans(spans)
         doc.user_data[LABEL_FOLDS] = self.label_folds
         return doc
+
+
+#: the types whose names of several words are matched in any case
+_ANY_CASE = frozenset({EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK})
+
+
+def _several(label: str) -> bool:
+    """Whether a label is a name of several words, the first no article ("The Pile" in lower
+    case is any pile), written with a capital (a proper name)."""
+    parts = label.split()
+    return (
+        len(parts) > 1
+        and parts[0].lower() not in {"the", "a", "an"}
+        and any(c.isupper() for c in label)
+    )
 
 
 @Language.factory("kg_candidates")

@@ -27,6 +27,7 @@ def customize_tokenizer(nlp: Language) -> None:
     # "FigureQA.We": a sentence's period written without its space
     infixes += [
         r"—",
+        r"---+",  # LaTeX's em-dash: "Mamba---end-to-end" (its en-dash, "Runge--Kutta", stays)
         r"(?<=[0-9A-Za-z])/(?=[0-9A-Za-z])",
         r"[()]",
         r"(?<=[0-9A-Za-z])\.(?=[A-Z][a-z])",
