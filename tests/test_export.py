@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 from conftest import ROOT, SEED_PAPERS, SEEDS
@@ -189,3 +190,59 @@ def test_only_kgs_temporaries_are_removed_as_stale(tmp_path):
     write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
     assert not any(path.exists() for path in stale)
     assert all(path.exists() for path in [*mine, elsewhere])
+
+
+def test_many_files_are_flushed_by_one_syncfs_per_file_system(tmp_path, monkeypatch):
+    """From `SYNCFS_FROM` files on, one syncfs of their file system flushes them (29,000
+    pages: 0.5 s against 3-4 s of fsyncs), not a fsync each."""
+    import kg.export.writer as writer
+
+    synced, fsynced = [], []
+    monkeypatch.setattr(writer, "SYNCFS_FROM", 3)
+    monkeypatch.setattr(writer, "_syncfs", lambda: lambda fd: synced.append(fd) or 0)
+    monkeypatch.setattr(os, "fsync", lambda fd: fsynced.append(fd))
+    files = {f"papers/{i}.html": str(i) for i in range(5)} | {"index.html": "i"}
+    write_files(tmp_path, files)
+    assert len(synced) == 1  # one file system
+    assert len(fsynced) == 1  # the manifest's own, written alone
+    assert (tmp_path / "papers" / "4.html").read_text() == "4"
+
+
+def test_a_failed_syncfs_leaves_previous_files_intact(tmp_path, monkeypatch):
+    import ctypes
+
+    import kg.export.writer as writer
+
+    write_files(tmp_path, {"a.txt": "old a", "b.txt": "old b"})
+
+    def full(fd):
+        ctypes.set_errno(28)
+        return -1
+
+    monkeypatch.setattr(writer, "SYNCFS_FROM", 2)
+    monkeypatch.setattr(writer, "_syncfs", lambda: full)
+    with pytest.raises(ExportError, match="No space left on device"):
+        write_files(tmp_path, {"a.txt": "new a", "b.txt": "new b"})
+    assert (tmp_path / "a.txt").read_text() == "old a"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.txt", "b.txt"]
+
+
+def test_without_syncfs_each_file_is_flushed(tmp_path, monkeypatch):
+    import kg.export.writer as writer
+
+    fsynced = []
+    monkeypatch.setattr(writer, "SYNCFS_FROM", 2)
+    monkeypatch.setattr(writer, "_syncfs", lambda: None)  # not Linux
+    monkeypatch.setattr(os, "fsync", lambda fd: fsynced.append(fd))
+    write_files(tmp_path, {"a.txt": "a", "b.txt": "b", "c.txt": "c"})
+    assert len(fsynced) == 4  # three files and the manifest
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="syncfs is Linux's")
+def test_the_real_syncfs_flushes(tmp_path, monkeypatch):
+    import kg.export.writer as writer
+
+    assert writer._syncfs() is not None
+    monkeypatch.setattr(writer, "SYNCFS_FROM", 1)
+    write_files(tmp_path, {"a.txt": "a", "lib/b.js": "b"})
+    assert (tmp_path / "lib" / "b.js").read_text() == "b"

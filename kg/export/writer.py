@@ -5,11 +5,14 @@ the files the last build wrote and this one did not are removed, and no other
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -217,9 +220,57 @@ class ExportWriter:
         self.temps, self.aside = [], {}
 
 
+#: from how many files one `syncfs` of their file system flushes them (`_fsync_all`)
+SYNCFS_FROM = 1000
+
+
 def _fsync_all(paths: Sequence[Path]) -> None:
-    """Flush files to disk, many at a time: the file system commits waiting fsyncs together
-    (28,000 pages: 0.37 ms a file one by one, 0.14 ms in 16 threads)."""
+    """Flush files to disk: with many, one `syncfs(2)` per file system they are on (29,000
+    pages: 0.5-0.7 s against 3-4 s of fsyncs in 16 threads); else, or where there is no
+    syncfs, each file's fsync, many at a time (the file system commits waiting fsyncs
+    together: 28,000 pages, 0.37 ms a file one by one, 0.14 ms in 16 threads)."""
+    if len(paths) >= SYNCFS_FROM and _syncfs_all(paths):
+        return
+    _fsync_each(paths)
+
+
+def _syncfs_all(paths: Sequence[Path]) -> bool:
+    """`syncfs` on the file system of each of `paths` (Linux); False where it is not there,
+    and the files must be flushed one by one. A write error it reports raises OSError."""
+    syncfs = _syncfs()
+    if syncfs is None:
+        return False
+    folders: dict[int, str] = {}  # a folder of the files on each device
+    seen: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(path)
+        if folder not in seen:
+            seen.add(folder)
+            folders.setdefault(os.stat(folder).st_dev, folder)
+    for folder in folders.values():
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if syncfs(fd) != 0:
+                number = ctypes.get_errno()
+                raise OSError(number, os.strerror(number), folder)
+        finally:
+            os.close(fd)
+    return True
+
+
+@cache
+def _syncfs() -> Callable[[int], int] | None:
+    """libc's `syncfs`, or None (not Linux, no such call)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).syncfs  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+def _fsync_each(paths: Sequence[Path]) -> None:
+    """Each file's fsync, in 16 threads."""
 
     def fsync(path: Path) -> None:
         fd = os.open(path, os.O_RDONLY)
