@@ -174,14 +174,39 @@ def test_candidate_found(nlp, text, present):
     assert present in candidates(nlp, text)
 
 
-def test_title_parts_are_names_of_several_words(nlp):
-    """A Title Case run split at "and" gives its parts of two words or more (one word is
-    the other generators' to find), and none of a run with no "and"."""
-    found = candidates(nlp, "We combine Self-Rubrics and Contrastive Filtering here.")
-    assert "TITLE_PART" in found["Contrastive Filtering"]
-    assert "TITLE_PART" not in found.get("Self-Rubrics", set())
-    found = candidates(nlp, "We use the Gated Query Transformation module.")
-    assert not any("TITLE_PART" in labels for labels in found.values())
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use the Gated Query Transformation module.",  # no "and"
+        "We combine Self-Rubrics and Contrastive Filtering here.",  # a part of one word
+        "We test on the Abstraction and Reasoning Corpus.",  # one name with "and" in it
+        "Lidar (Light Detection and Ranging) helps.",
+        "It tops Natural Language Processing and Computer Vision and Speech Recognition.",
+    ],
+)
+def test_no_title_parts(nlp, text):
+    """A Title Case run is split at "and" only into two parts of two words or more, at its
+    one "and": "Global and Local Understanding Evaluation of Code" is one name."""
+    assert not any("TITLE_PART" in labels for labels in candidates(nlp, text).values())
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("a setting named keyphrase generation and we contribute two datasets, X.", "we"),
+        ("We propose a model called FooNet and show it works.", "show it works"),
+        ("It is referred to as BRAIn---Bayesian Reasoning here.", "BRAIn---Bayesian Reasoning"),
+    ],
+)
+def test_no_second_named_clause(nlp, text, absent):
+    assert not any(name.startswith(absent) for name in candidates(nlp, text))
+
+
+def test_second_named_name_at_the_end_and_after_an_article(nlp):
+    found = candidates(nlp, "We compare two methods, namely node intervention and node merging")
+    assert "NAMED" in found["node merging"]
+    found = candidates(nlp, "It reads two losses, namely the average loss and the maximum loss.")
+    assert "NAMED" in found["maximum loss"]
 
 
 @pytest.mark.parametrize(

@@ -119,16 +119,15 @@ def test_seed_004_figures_do_not_regress(built):
 
 
 def test_train_figures_do_not_regress(train_predicted):
-    """Floors at the shipped models' figures on train.jsonl (strict 0.955, proposed 0.925,
-    relation 0.843, result 1.0). The models learn from these abstracts: the held-out
-    figures, each half scored by models trained without it, are in training/README.md (the
-    strict floor was 0.93 at 0.934; in sample it moves with the retrained model: relation
-    0.868 → 0.843, its floor 0.85 → 0.83, when 2026-12-02's candidates were trained on,
-    while the cross-validated relation went 0.566 → 0.571 and pool-test's 0.570 → 0.582)."""
+    """Floors at the shipped models' figures on train.jsonl (strict 0.955, proposed 0.935,
+    relation 0.868, result 1.0; the relation floor was 0.86 at 0.870). The models learn
+    from these abstracts: the held-out figures, each half scored by models trained without
+    it, are in training/README.md (the strict floor was 0.93 at 0.934; in sample it moves
+    with the retrained model, held out train-even went 0.817 → 0.826)."""
     figures = reference(TRAIN, train_predicted)
     assert figures["strict"]["f1"] >= 0.94
     assert figures["proposed"]["f1"] >= 0.91
-    assert figures["relation"]["f1"] >= 0.83
+    assert figures["relation"]["f1"] >= 0.85
     assert figures["result"]["f1"] >= 0.8
 
 

@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from kg.extract.abbreviations import find_abbreviations
@@ -143,13 +144,12 @@ class CandidateFinder:
             if last > i:
                 yield i, last + 1, "TITLE"
                 # "Conjugate Integrators and Splitting Integrators": two names, each of
-                # several words, joined by "and" into one run: each is a candidate too
-                for k in range(i + 1, last):
-                    if lower[k] == "and":
-                        if k - i > 1:
-                            yield i, k, "TITLE_PART"
-                        if last - k > 1:
-                            yield k + 1, last + 1, "TITLE_PART"
+                # several words, joined by one "and" into one run: each is a candidate too
+                # (not "Abstraction and Reasoning Corpus", "Light Detection and Ranging")
+                joins = [k for k in range(i + 1, last) if lower[k] == "and"]
+                if len(joins) == 1 and joins[0] - i > 1 and last - joins[0] > 1:
+                    yield i, joins[0], "TITLE_PART"
+                    yield joins[0] + 1, last + 1, "TITLE_PART"
                 # Code Llama 7B, Stable Diffusion 2.1, Flash Attention 2: a version after it
                 j = run_version_end(words, lower, i, last)
                 if j is not None:
@@ -202,18 +202,24 @@ class CandidateFinder:
             end += 1
         if end > start:
             yield start, end, "NAMED"
-            if end + 2 < n and lower[end] == "and" and lower[start] not in self.cues.articles:
+            if end + 1 < n and lower[end] == "and":
                 yield from self._named_second(words, lower, end + 1)
 
     def _named_second(
         self, words: list[str], lower: list[str], start: int
     ) -> Iterator[tuple[int, int, str]]:
         """ "namely node intervention and node merging, designed …": the second name after
-        "and", when the list ends after it (a comma, a period, a parenthesis)."""
+        "and", when the list ends after it (a comma, a period, a parenthesis) and no word of
+        it is a stop word ("called FooNet and show it works", "named X and we contribute two
+        datasets" are clauses)."""
         n = len(words)
+        while start < n - 1 and lower[start] in self.cues.named_skip:
+            start += 1  # "namely the average loss and the maximum loss"
         stop = self.cues.named_stop
         end = start
         while end < n and end - start < 6 and words[end][:1].isalnum() and lower[end] not in stop:
+            if lower[end] in STOP_WORDS:
+                return
             end += 1
         if end > start and (end == n or words[end] in _LIST_ENDS):
             yield start, end, "NAMED"
@@ -326,7 +332,7 @@ def _phrase_word(word: str) -> bool:
     return word.isalpha() or ("-" in word and len(word) > 1)
 
 
-_DASHES = frozenset({"-", "–", "—", "--"})
+_DASHES = frozenset({"-", "–", "—", "--", "---"})
 
 #: generators of multi-word names whose other occurrences are found too
 _REPEATED = frozenset({"PROPOSAL", "LONG", "NAMED", "QUOTE", "EMPHASIS"})

@@ -132,9 +132,10 @@ def make_lexicon(nlp: Language, name: str, path: str) -> LexiconMatcher:
 class LexiconMatcher:
     """Exact matches of lexicon labels, single tokens that fold to a label (MATH-500), and
     names written in another case (Xsum for XSum, Alfworld for ALFWorld), a name of several
-    words among them when it is a model's or a resource's ("long range arena", "Code llama",
-    "Google research football"): a method's name in lower case is as often a generic phrase
-    ("mixture of experts")."""
+    words among them when it is a model's or a resource's and keeps a capital or a digit
+    ("Code llama", "Google research football", "Pascal VOC"): all in lower case, or a
+    method's, such a name is as often a generic phrase ("a vision transformer", "mixture of
+    experts")."""
 
     def __init__(self, nlp: Language, concepts: tuple[Concept, ...]) -> None:
         self.concepts = {c.key: c for c in concepts}
@@ -158,10 +159,17 @@ class LexiconMatcher:
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
-        for match_id, start, end in [*self.matcher(doc), *self.any_case(doc)]:
+        words = token_texts(doc)
+        # a name in another case keeps a capital or a digit ("Code llama", "Pascal VOC"):
+        # in lower case it is as often a phrase ("a vision transformer", "a residual network")
+        written = [
+            (match_id, start, end)
+            for match_id, start, end in self.any_case(doc)
+            if any(c.isupper() or c.isdigit() for w in words[start:end] for c in w)
+        ]
+        for match_id, start, end in [*self.matcher(doc), *written]:
             key = doc.vocab.strings[match_id]
             spans.append(Span(doc, start, end, label=self.concepts[key].type.value, kb_id=key))
-        words = token_texts(doc)
         classes = word_classes(doc)
         # folded matches are of names (shaped, capitalised): the class strings find them
         folded = self.folded_word

@@ -45,6 +45,7 @@ def customize_tokenizer(nlp: Language) -> None:
         # an image resolution after a dataset: "CelebA-64×64", "ImageNet-256x256"
         r"(?<=[A-Za-z0-9])-(?P<side>[0-9]{2,4})[×x](?P=side)",  # square: not ResNet-50x64
         r"\*+",
+        r"---+",
         r"(?<=[A-Z0-9])\.",
         r"(?<=[0-9])%",
         *(rule for rule in defaults.suffixes or () if "km|km²" not in str(rule)),
@@ -58,7 +59,7 @@ def customize_tokenizer(nlp: Language) -> None:
     nlp.tokenizer = Tokenizer(
         nlp.vocab,
         rules=rules,
-        prefix_search=compile_prefix_regex([r"\*+", *(defaults.prefixes or ())]).search,
+        prefix_search=compile_prefix_regex([r"\*+", r"---+", *(defaults.prefixes or ())]).search,
         suffix_search=compile_suffix_regex(suffixes).search,
         infix_finditer=compile_infix_regex(infixes).finditer,
         token_match=tokenizer.token_match,
