@@ -44,11 +44,18 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
         ("GSM8K (5.9%→10.9%)", ["5.9", "%", "→", "10.9"]),
         # an image resolution is no part of the dataset's name
         ("1.77 on CelebA-64×64 and ImageNet-256x256", ["CelebA", "-64×64", "ImageNet"]),
+        # LaTeX's em-dash, inside a word, before one and after one
+        ("GPT and Mamba---end-to-end", ["Mamba", "---", "end-to-end"]),
+        ("in ---English--- only", ["---", "English"]),
     ],
 )
 def test_tokenizer_splits_what_joins_names(nlp, text, tokens):
     words = [t.text for t in nlp.make_doc(text)]
     assert all(t in words for t in tokens), words
+
+
+def test_tokenizer_keeps_latex_en_dashes_in_names(nlp):
+    assert "Runge--Kutta" in [t.text for t in nlp.make_doc("a Runge--Kutta method")]
 
 
 def test_tokenizer_keeps_sizes_in_names(nlp):

@@ -21,6 +21,7 @@ from spacy.util import filter_spans
 from kg.extract.abbreviations import find_abbreviations
 from kg.extract.candidates import Abbreviation, Candidate, CandidateFinder
 from kg.extract.classifier import Models, load_models
+from kg.extract.cues import load_cues
 from kg.extract.entities import Decision, complete_lists, decide, rule_type
 from kg.extract.entities import select as select_spans
 from kg.extract.entity_features import context, group_features
@@ -183,6 +184,7 @@ class LexiconMatcher:
         return doc
 
 
+_ARTICLES = load_cues().articles  # kg/data/cues.json
 #: the types whose names of several words are matched in any case
 _ANY_CASE = frozenset({EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK})
 
@@ -191,11 +193,7 @@ def _several(label: str) -> bool:
     """Whether a label is a name of several words, the first no article ("The Pile" in lower
     case is any pile), written with a capital (a proper name)."""
     parts = label.split()
-    return (
-        len(parts) > 1
-        and parts[0].lower() not in {"the", "a", "an"}
-        and any(c.isupper() for c in label)
-    )
+    return len(parts) > 1 and parts[0].lower() not in _ARTICLES and any(c.isupper() for c in label)
 
 
 @Language.factory("kg_candidates")
