@@ -133,3 +133,42 @@ def test_the_entity_models_confidence_in_each_end(tokens):
     shared = _pairs(doc, found, ["FooNet"], {})
     features = pair_features(doc, "FooNet", "BazQA", shared)
     assert {"h_conf:high", "t_conf:low"} <= set(features)
+
+
+MO = EntityType.MODEL
+
+
+@pytest.mark.parametrize(
+    ("text", "head", "tail", "chained"),
+    [
+        # a system, then "on", then the tail within the list "on" opens
+        ("We verify it with ResNets on MNIST, CIFAR10 and ImageNet.", "ResNets", "ImageNet", True),
+        (
+            "We test Whisper across the VoxPopuli and CommonVoice datasets.",
+            "Whisper",
+            "CommonVoice",
+            True,
+        ),
+        ("We propose FooNet. FooNet scores 81.2 on BazQA.", "FooNet", "BazQA", True),
+        # another system opens its own "on": the tail is that one's
+        ("We run Whisper on VoxPopuli and MMS on CommonVoice.", "Whisper", "CommonVoice", False),
+        # no "on" between them
+        ("We train Whisper with CommonVoice data.", "Whisper", "CommonVoice", False),
+        # the tail is far past the list's words
+        (
+            "ResNets on MNIST are slow when the images of ImageNet are used.",
+            "ResNets",
+            "ImageNet",
+            False,
+        ),
+    ],
+)
+def test_a_system_on_a_list_of_resources(tokens, text, head, tail, chained):
+    doc = tokens(text)
+    named = {"ResNets": MO, "Whisper": MO, "MMS": MO, "FooNet": M, "MNIST": D, "CIFAR10": D}
+    named |= {"ImageNet": D, "VoxPopuli": D, "CommonVoice": D, "BazQA": B}
+    found = entities(doc, {k: v for k, v in named.items() if k in doc.text})
+    proposed = ["FooNet"] if "FooNet" in doc.text else []
+    shared = _pairs(doc, found, proposed, find_relations(doc, found, proposed))
+    features = pair_features(doc, head, tail, shared)
+    assert ("on_chain" in features) is chained

@@ -25,6 +25,18 @@ _RESOURCE = (EntityType.BENCHMARK, EntityType.DATASET)
 _SYSTEMS = (EntityType.METHOD, EntityType.MODEL)
 _VERSUS = load_cues().versus_words  # kg/data/cues.json
 _TRAINING = load_cues().training_words  # kg/data/cues.json
+#: words that may stand between "on" and a resource of the list it opens ("on the two
+#: popular benchmarks MNIST and ImageNet")
+_CHAIN = frozenset(
+    {"the", "a", "an", "both", "and", "or", ",", "(", ")", "e.g.", "including", "such", "as"}
+    | {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several"}
+    | {"various", "multiple", "standard", "popular", "public", "challenging", "diverse"}
+    | {"widely", "used", "well-known", "real-world"}
+    | {"benchmark", "benchmarks", "dataset", "datasets"}
+)
+_ON = frozenset({"on", "across"})
+#: the most tokens between a system and a resource it is said to run on
+_CHAIN_REACH = 30
 
 Triple = tuple[str, RelationType, str]
 
@@ -193,6 +205,7 @@ class Pairs:
     rules: dict[Triple, int]
     others: dict[Triple, int]  #: the rules' relations of the other proposed systems
     first_proposal: int  #: the first sentence with a proposal verb (0 when none)
+    spans: dict[int, Found] = field(default_factory=dict)  #: mention by its first token
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
     #: what the words before each entity's first mention say of it (computed once per key)
     prior: dict[str, list[str]] = field(default_factory=dict)
@@ -207,7 +220,8 @@ def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple
     others = other_relations(doc, found, proposed)
     first = next((n for n, v in enumerate(proposal_verbs_of(doc)) if v is not None), 0)
     main = systems[0] if systems else None
-    return Pairs(by_key, proposed, frozenset(proposed), main, ranked, rules, others, first)
+    spans = {f.start: f for f in found}
+    return Pairs(by_key, proposed, frozenset(proposed), main, ranked, rules, others, first, spans)
 
 
 def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
@@ -286,6 +300,13 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             a, b = sorted((f.end, g.start)) if f.start < g.start else sorted((g.end, f.start))
             if f.start < g.start and not cues.strong_comparison_cues.isdisjoint(lower[a:b]):
                 seen.add("h_compared_to_t")  # "FooNet ... outperforms ... GRPO"
+            if (
+                f.start < g.start
+                and g.type in _RESOURCE
+                and _evaluated_chain(lower, f, g, shared.spans)
+            ):
+                seen.add("on_chain")
+                seen.add(f"on_chain|{role}")
             if b - a <= 12:
                 order = "ht" if f.start < g.start else "th"
                 seen.add(f"near:{order}")
@@ -297,6 +318,26 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         seen.update(_sentence_flags(doc, n, shared.flags))
     out += sorted(seen)
     return out
+
+
+def _evaluated_chain(lower: list[str], head: Found, tail: Found, spans: dict[int, Found]) -> bool:
+    """ "ResNets on MNIST, CIFAR10 and ImageNet": the head, then "on" (or "across") with no
+    other "on" before it, then the tail within the list that word opens."""
+    place = next((k for k in range(head.end, tail.start) if lower[k] in _ON), None)
+    if place is None or tail.start - head.end > _CHAIN_REACH:
+        return False
+    k = place + 1
+    while k < tail.start:
+        other = spans.get(k)
+        if other is not None:
+            if other.type not in _RESOURCE:
+                return False
+            k = other.end
+            continue
+        if lower[k] not in _CHAIN:
+            return False
+        k += 1
+    return True
 
 
 def _sentence_flags(doc: Doc, n: int, known: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
