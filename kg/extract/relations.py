@@ -323,8 +323,10 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
 def _evaluated_chain(lower: list[str], head: Found, tail: Found, spans: dict[int, Found]) -> bool:
     """ "ResNets on MNIST, CIFAR10 and ImageNet": the head, then "on" (or "across") with no
     other "on" before it, then the tail within the list that word opens."""
+    if tail.start - head.end > _CHAIN_REACH:
+        return False
     place = next((k for k in range(head.end, tail.start) if lower[k] in _ON), None)
-    if place is None or tail.start - head.end > _CHAIN_REACH:
+    if place is None:
         return False
     k = place + 1
     while k < tail.start:
