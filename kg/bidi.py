@@ -25,6 +25,7 @@ def found(text: str) -> list[str]:
 
 def visible(text: str) -> str:
     """`text` with each control replaced by a mark that shows it ("[U+202E]")."""
-    if not any(c in text for c in CHARACTERS):
+    # `isascii` reads a flag of the string (no scan): most labels and tooltips are ASCII
+    if text.isascii() or not any(c in text for c in CHARACTERS):
         return text
     return CONTROLS.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)

@@ -35,10 +35,16 @@ def tojson(value: object) -> str:
     return str(htmlsafe_json_dumps(value, sort_keys=True))
 
 
-def visible(item: Mapping) -> dict:
+def visible(item: dict) -> dict:
     """A vis node or edge whose label, tooltip and search key show bidirectional controls as
-    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page)."""
-    return {k: bidi.visible(v) if k in SHOWN and isinstance(v, str) else v for k, v in item.items()}
+    marks (the page's JSON escapes them, out of reach of `bidi.visible` on the whole page):
+    `item` itself when none holds one (nearly every node and edge: a page encodes dozens)."""
+    marked = {
+        k: shown
+        for k in SHOWN
+        if isinstance(text := item.get(k), str) and (shown := bidi.visible(text)) is not text
+    }
+    return {**item, **marked} if marked else item
 
 
 class Encoder:
