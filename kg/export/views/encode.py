@@ -80,6 +80,10 @@ class Encoder:
             if tail in among
         ]
 
+    def adopt(self, encoded: Mapping[tuple[str, str, bool], tuple[str, str]]) -> None:
+        """Take nodes' `node` made by another process (the same function of the same graph)."""
+        self._nodes.update(encoded)
+
     def node(self, node: str, prefix: str, linked: bool) -> tuple[str, str]:
         """A node's type and JSON."""
         key = (node, prefix, linked)

@@ -37,6 +37,8 @@ PAPER_ENTITIES = 60
 #: an entity's page draws at most this many of its papers and related entities
 ENTITY_PAPERS = 150
 ENTITY_RELATED = 100
+#: how a page one folder down (papers/, entities/, leaderboards/) links to the others
+SUB = "../"
 
 
 @dataclass
@@ -106,9 +108,18 @@ class Signatures:
         self._made: dict[str, str] = {}
         self.encoder = Encoder(graph)  #: each node's JSON, once, for every page drawing it
 
-    def adopt(self, made: dict[str, str]) -> None:
-        """Take signatures made by another process (the same function of the same graph)."""
-        self._made.update(made)
+    def made_with_json(self, node: str) -> tuple[str, tuple[str, str]]:
+        """The node's signature, and its type and JSON as a page one folder down draws it
+        (`Encoder.node`, linked to its page): what a page worker needs of nearly every
+        node, made once for all of them (`kg.builder.pages.sign_all`)."""
+        return self(node), self.encoder.node(node, SUB, True)
+
+    def adopt_with_json(self, made: dict[str, tuple[str, tuple[str, str] | None]]) -> None:
+        """Take signatures and, where given, the JSON that `made_with_json` made in another
+        process."""
+        self._made.update((node, signature) for node, (signature, _) in made.items())
+        encoded = {(node, SUB, True): json for node, (_, json) in made.items() if json}
+        self.encoder.adopt(encoded)
 
     def __call__(self, node: str) -> str:
         found = self._made.get(node)
@@ -170,7 +181,7 @@ class View:
 
     def render(self) -> str:
         """The page's HTML."""
-        prefix = "../" if self.sub else ""
+        prefix = SUB if self.sub else ""
         attrs = {node: {"community": k} for node, k in self.communities}
         vis = self.signatures.encoder.encode(
             self.nodes, prefix, self.extra_edges, self.linked, attrs
