@@ -222,3 +222,73 @@ def test_an_acronym_is_read_the_same_in_every_process():
         )
         seen.add(out.stdout.strip())
     assert seen == {"[('Knowledge-preserving pruning', 'KPrune')]"}
+
+
+@pytest.mark.parametrize(
+    ("text", "long", "short"),
+    [
+        # a colon after the parenthesis: spaCy's emoticon "):" is no token of kg's
+        (
+            "We introduce Generative Adversarial Equilibrium Solvers (GAES): a family of networks.",
+            "Generative Adversarial Equilibrium Solvers",
+            "GAES",
+        ),
+        # a comma before the parenthesis
+        (
+            "We present ALignment via Fine-grained Attributes, (ALFA) a framework.",
+            "ALignment via Fine-grained Attributes",
+            "ALFA",
+        ),
+        # the short form in quotes
+        (
+            'Our approach -- Brain Diffusion for Visual Exploration ("BrainDiVE") -- builds on '
+            "generative models.",
+            "Brain Diffusion for Visual Exploration",
+            "BrainDiVE",
+        ),
+        # a head noun that spells nothing is no part of the long form
+        (
+            "By introducing Decomposed Prompt Tuning framework (DePT), we show that it works.",
+            "Decomposed Prompt Tuning",
+            "DePT",
+        ),
+        # "Long Form, dubbed SHORT"
+        (
+            "We advocate a novel concept of Structured Activation Sparsification, dubbed SAS, "
+            "which boosts accuracy.",
+            "Structured Activation Sparsification",
+            "SAS",
+        ),
+        # the parenthesis spells the part after the name the short form builds on
+        (
+            "We propose CLIP-MAD (Manipulating Assumed Difference), an adaptive attack.",
+            "Manipulating Assumed Difference",
+            "CLIP-MAD",
+        ),
+    ],
+)
+def test_acronyms_around_punctuation_and_naming_words(nlp, text, long, short):
+    doc = nlp(text)
+    assert (long, short) in {(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a head noun that spells a letter stays: "Spike Transformer (ST)"
+        "We propose the Spike Transformer (ST) here.",
+        # a named thing whose initials are not the short form's
+        "We propose a new method, called SAS, for it.",
+    ],
+)
+def test_head_nouns_and_namers_keep_to_the_spelling(nlp, text):
+    pairs = {(p[0], p[1]) for p in _pairs(nlp, text)}
+    if "Spike" in text:
+        assert pairs == {("Spike Transformer", "ST")}
+    else:
+        assert not pairs
+
+
+def _pairs(nlp, text):
+    doc = nlp(text)
+    return [(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations]

@@ -88,8 +88,10 @@ def test_a_wrong_prediction_is_counted(tmp_path):
 
 
 def test_dev_figures_do_not_regress(built):
-    """Floors at the figures reached on seed 000 (strict 0.909, proposed 0.930, relation
-    0.793, result 0.5; training/README.md has every figure; the floors were 0.94 and 0.82 at
+    """Floors at the figures reached on seed 000 (strict 0.918, proposed 0.930, relation
+    0.807, result 0.5; the floors were 0.90 and 0.78 at 0.909 and 0.793 before the acronym
+    rules of 2026-12-03 made CLIP-MAD and its long form one entity; training/README.md
+    has every figure; the floors were 0.94 and 0.82 at
     0.949 and 0.828: the model retrained on 2026-12-01's acronym and apposition rules drops
     do-calculus, a lexicon name, and its relation; the relation floor was 0.80 at 0.807
     before the relation model learnt that a relation to a non-entity is wrong, which costs
@@ -100,9 +102,9 @@ def test_dev_figures_do_not_regress(built):
     DeltaNet a Model: 0.909, while pool-test and the cross-validation gained)."""
     figures = reference(DEV, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
-    assert figures["strict"]["f1"] >= 0.90
+    assert figures["strict"]["f1"] >= 0.91
     assert figures["proposed"]["f1"] >= 0.92
-    assert figures["relation"]["f1"] >= 0.78
+    assert figures["relation"]["f1"] >= 0.80
     assert figures["result"]["f1"] >= 0.5
 
 
@@ -121,8 +123,9 @@ def test_seed_004_figures_do_not_regress(built):
 
 
 def test_train_figures_do_not_regress(train_predicted):
-    """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.935,
-    relation 0.868, result 1.0; the relation floor was 0.86 at 0.870). The models learn
+    """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.915,
+    relation 0.878, result 1.0; proposed was 0.935 before 2026-12-03's retraining; the
+    relation floor was 0.86 at 0.870). The models learn
     from these abstracts: the held-out figures, each half scored by models trained without
     it, are in training/README.md (the strict floor was 0.93 at 0.934; in sample it moves
     with the retrained model, held out train-even went 0.817 → 0.826)."""
@@ -134,7 +137,7 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.730, Model 0.700; the
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.726, Model 0.700; the
     floors were 0.73 and 0.71 at 0.747 and 0.717 before the models learnt from 300 more
     pool abstracts, annotated by GUIDELINE.md, whose typing GSAP's guideline does not
     share)."""

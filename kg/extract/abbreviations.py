@@ -153,8 +153,13 @@ def _spells(short: str, long: str) -> int | None:
 _SHORT_INTRODUCERS = load_cues().short_form_introducers  # kg/data/cues.json
 
 
+#: the quotes a short form may stand in: 'Long Form ("SHORT")'
+_QUOTES = frozenset({'"', "'", "“", "”", "‘", "’", "``", "''"})
+#: words that name a short form after its long form and a comma: "Long Form, dubbed SHORT"
+_NAMERS = frozenset({"dubbed", "termed", "called", "coined", "abbreviated"})
+
 #: the tokens a pattern starts at
-_TRIGGERS = frozenset({"(", "stands", "or", "Or", ","})
+_TRIGGERS = frozenset({"(", "stands", "or", "Or", ",", *_NAMERS})
 
 
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
@@ -173,10 +178,22 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             close = next((j for j in range(i + 1, min(n, i + 16)) if word[j] in ");"), None)
             if close is None:
                 continue
-            inner = [j for j in range(i + 1, close) if word[j].lower() not in _SHORT_INTRODUCERS]
-            if close == i + 2 or (len(inner) == 1 and inner[0] == close - 1 and close - i <= 4):
-                # "Long Form (SHORT)", "Long Form (abbreviated as SHORT)"
-                pair = _long_before(doc, word, close - 1, i, _start_of(starts, i))
+            inner = [
+                j
+                for j in range(i + 1, close)
+                if word[j].lower() not in _SHORT_INTRODUCERS and word[j] not in _QUOTES
+            ]
+            quoted = close - i == 4 and word[i + 1] in _QUOTES and word[close - 1] in _QUOTES
+            if (
+                close == i + 2
+                or quoted
+                or (len(inner) == 1 and inner[0] == close - 1 and close - i <= 4)
+            ):
+                # "Long Form (SHORT)", "Long Form (abbreviated as SHORT)", "Long Form
+                # ("SHORT")", "Long Form, (SHORT)"
+                before = i - 1 if word[i - 1] == "," else i
+                at = close - 2 if quoted else close - 1
+                pair = _long_before(doc, word, at, before, _start_of(starts, i))
                 if pair is not None:
                     pairs.append(pair)
             elif close - i - 1 >= 2 and (short_i := _short_before(word, i)) is not None:
@@ -197,6 +214,18 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
                 (j for j in range(i - 1, max(-1, i - 4), -1) if _valid_short(word[j])), None
             )
             pair = _long_after(doc, word, short_i, i + 2) if short_i is not None else None
+            if pair is not None:
+                pairs.append(pair)
+        elif (
+            text in _NAMERS
+            and i > 1
+            and word[i - 1] == ","
+            and i + 1 < n
+            and _valid_short(word[i + 1])
+            and (i + 2 >= n or not word[i + 2][:1].isalnum())
+        ):
+            # "Structured Activation Sparsification, dubbed SAS, ..."
+            pair = _long_before(doc, word, i + 1, i - 1, _start_of(starts, i))
             if pair is not None:
                 pairs.append(pair)
         elif (
@@ -270,6 +299,15 @@ def _long_before(
         long = doc.char_span(
             window.start_char + start_char, window.end_char, alignment_mode="expand"
         )
+        # "Decomposed Prompt Tuning framework (DePT)": a head noun after the words that
+        # spell the short form is no part of its long form
+        if (
+            long is not None
+            and len(long) > 2
+            and word[long.end - 1].lower() in _HEADS
+            and _spells(short.text, long[:-1].text) == 0
+        ):
+            long = long[:-1]
     if long is None or len(long) < 2 and long.text.lower() == short.text.lower():
         return None
     if long.text.lower().startswith(("the ", "a ", "an ", "our ", "we ")):
@@ -336,8 +374,15 @@ def _long_inside(doc: Doc, short_i: int, start: int, end: int) -> tuple[Span, Sp
     """ "SHORT (Long Form)": the parenthesis from its first word spells the short form."""
     short = doc[short_i]
     inside = doc[start:end]
-    if _spells(short.text, inside.text) != 0:
-        spelled = spelled_by_initials(short.text, words(doc)[start:end])
+    spelled_text = short.text
+    if _spells(spelled_text, inside.text) != 0 and "-" in spelled_text:
+        # "CLIP-MAD (Manipulating Assumed Difference)": the parenthesis spells the part
+        # after the name the short form builds on
+        last = spelled_text.rsplit("-", 1)[1]
+        if sum(c.isupper() for c in last) >= 2 and _spells(last, inside.text) == 0:
+            spelled_text = last
+    if _spells(spelled_text, inside.text) != 0:
+        spelled = spelled_by_initials(spelled_text, words(doc)[start:end])
         if spelled is None:  # "T2T (Training to Testing)"
             return None
         inside = doc[start : start + spelled]

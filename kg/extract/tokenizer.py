@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from spacy.attrs import ORTH
 from spacy.lang.char_classes import HYPHENS
 from spacy.language import Language
@@ -9,6 +11,10 @@ from spacy.tokenizer import Tokenizer
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
 from kg.extract.cues import load_cues
+
+#: a special case of spaCy's made only of punctuation and digits with a bracket, a colon
+#: or an equals sign in it: an emoticon (":)", "):", "(=", "8)", "<3")
+_EMOTICON = re.compile(r"(?=.*[()\[\]{}:;=<>|])[^A-Za-z\s]+")
 
 
 def customize_tokenizer(nlp: Language) -> None:
@@ -53,7 +59,9 @@ def customize_tokenizer(nlp: Language) -> None:
     # one new Tokenizer, not three setters: each setter loads the 5,000 special cases again
     # (0.2 s of every build that extracts anything)
     # "Smith et al. (2020)", "w.r.t. the input": a period that ends no sentence stays in its word
-    rules = dict(tokenizer.rules or {})
+    # spaCy's emoticons are no tokens of an abstract: "(GAES):" is "(", "GAES", ")", ":",
+    # not "(", "GAES", "):"; "(= {x})" opens a parenthesis
+    rules = {k: v for k, v in (tokenizer.rules or {}).items() if not _EMOTICON.fullmatch(k)}
     for abbreviation in load_cues().dotted_abbreviations:
         rules[abbreviation] = [{ORTH: abbreviation}]
     nlp.tokenizer = Tokenizer(
