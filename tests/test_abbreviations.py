@@ -124,6 +124,44 @@ def test_spelled_by_initials(short, tokens, spelled):
         ),
         # a digit that stands for a word
         ("We propose T2T (Training to Testing) framework here.", "Training to Testing", "T2T"),
+        # a colon after the parenthesis: spaCy's emoticon "):" is no token of kg's
+        (
+            "We introduce Generative Adversarial Equilibrium Solvers (GAES): a family of networks.",
+            "Generative Adversarial Equilibrium Solvers",
+            "GAES",
+        ),
+        # a comma before the parenthesis
+        (
+            "We present ALignment via Fine-grained Attributes, (ALFA) a framework.",
+            "ALignment via Fine-grained Attributes",
+            "ALFA",
+        ),
+        # the short form in quotes
+        (
+            'Our approach -- Brain Diffusion for Visual Exploration ("BrainDiVE") -- builds on '
+            "generative models.",
+            "Brain Diffusion for Visual Exploration",
+            "BrainDiVE",
+        ),
+        # a head noun that spells nothing is no part of the long form
+        (
+            "By introducing Decomposed Prompt Tuning framework (DePT), we show that it works.",
+            "Decomposed Prompt Tuning",
+            "DePT",
+        ),
+        # "Long Form, dubbed SHORT"
+        (
+            "We advocate a novel concept of Structured Activation Sparsification, dubbed SAS, "
+            "which boosts accuracy.",
+            "Structured Activation Sparsification",
+            "SAS",
+        ),
+        # the parenthesis spells the part after the name the short form builds on
+        (
+            "We propose CLIP-MAD (Manipulating Assumed Difference), an adaptive attack.",
+            "Manipulating Assumed Difference",
+            "CLIP-MAD",
+        ),
     ],
 )
 def test_more_ways_of_defining_an_acronym(nlp, text, long, short):
@@ -222,54 +260,6 @@ def test_an_acronym_is_read_the_same_in_every_process():
         )
         seen.add(out.stdout.strip())
     assert seen == {"[('Knowledge-preserving pruning', 'KPrune')]"}
-
-
-@pytest.mark.parametrize(
-    ("text", "long", "short"),
-    [
-        # a colon after the parenthesis: spaCy's emoticon "):" is no token of kg's
-        (
-            "We introduce Generative Adversarial Equilibrium Solvers (GAES): a family of networks.",
-            "Generative Adversarial Equilibrium Solvers",
-            "GAES",
-        ),
-        # a comma before the parenthesis
-        (
-            "We present ALignment via Fine-grained Attributes, (ALFA) a framework.",
-            "ALignment via Fine-grained Attributes",
-            "ALFA",
-        ),
-        # the short form in quotes
-        (
-            'Our approach -- Brain Diffusion for Visual Exploration ("BrainDiVE") -- builds on '
-            "generative models.",
-            "Brain Diffusion for Visual Exploration",
-            "BrainDiVE",
-        ),
-        # a head noun that spells nothing is no part of the long form
-        (
-            "By introducing Decomposed Prompt Tuning framework (DePT), we show that it works.",
-            "Decomposed Prompt Tuning",
-            "DePT",
-        ),
-        # "Long Form, dubbed SHORT"
-        (
-            "We advocate a novel concept of Structured Activation Sparsification, dubbed SAS, "
-            "which boosts accuracy.",
-            "Structured Activation Sparsification",
-            "SAS",
-        ),
-        # the parenthesis spells the part after the name the short form builds on
-        (
-            "We propose CLIP-MAD (Manipulating Assumed Difference), an adaptive attack.",
-            "Manipulating Assumed Difference",
-            "CLIP-MAD",
-        ),
-    ],
-)
-def test_acronyms_around_punctuation_and_naming_words(nlp, text, long, short):
-    doc = nlp(text)
-    assert (long, short) in {(doc[a:b].text, doc[s].text) for a, b, s in doc._.abbreviations}
 
 
 @pytest.mark.parametrize(

@@ -217,25 +217,14 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             if pair is not None:
                 pairs.append(pair)
         elif (
-            text in _NAMERS
+            (text in _NAMERS or text in ("or", "Or"))
             and i > 1
             and word[i - 1] == ","
             and i + 1 < n
             and _valid_short(word[i + 1])
             and (i + 2 >= n or not word[i + 2][:1].isalnum())
         ):
-            # "Structured Activation Sparsification, dubbed SAS, ..."
-            pair = _long_before(doc, word, i + 1, i - 1, _start_of(starts, i))
-            if pair is not None:
-                pairs.append(pair)
-        elif (
-            text in ("or", "Or")
-            and i > 1
-            and word[i - 1] == ","
-            and i + 1 < n
-            and _valid_short(word[i + 1])
-            and (i + 2 >= n or not word[i + 2][:1].isalnum())
-        ):
+            # "Long Form, or SHORT", "Structured Activation Sparsification, dubbed SAS, ..."
             pair = _long_before(doc, word, i + 1, i - 1, _start_of(starts, i))
             if pair is not None:
                 pairs.append(pair)
