@@ -155,11 +155,14 @@ _SHORT_INTRODUCERS = load_cues().short_form_introducers  # kg/data/cues.json
 
 #: the quotes a short form may stand in: 'Long Form ("SHORT")'
 _QUOTES = frozenset({'"', "'", "“", "”", "‘", "’", "``", "''"})
-#: words that name a short form after its long form and a comma: "Long Form, dubbed SHORT"
-_NAMERS = frozenset({"dubbed", "termed", "called", "coined", "abbreviated"})
+#: words that give a short form after its long form and a comma: "Long Form, or SHORT",
+#: "Long Form, dubbed SHORT"; fewer than cues.json's naming cues: "named" and "namely"
+#: name a thing more often than they define an acronym ("a principled offline-to-online
+#: IL method, named OLLIE", "pixel-level learning framework, namely PiXL": 4 pool abstracts)
+_NAMERS = frozenset({"or", "Or", "dubbed", "termed", "called", "coined", "abbreviated"})
 
 #: the tokens a pattern starts at
-_TRIGGERS = frozenset({"(", "stands", "or", "Or", ",", *_NAMERS})
+_TRIGGERS = frozenset({"(", "stands", ",", *_NAMERS})
 
 
 def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
@@ -217,7 +220,7 @@ def find_abbreviations(doc: Doc) -> list[tuple[Span, Span]]:
             if pair is not None:
                 pairs.append(pair)
         elif (
-            (text in _NAMERS or text in ("or", "Or"))
+            text in _NAMERS
             and i > 1
             and word[i - 1] == ","
             and i + 1 < n
@@ -359,19 +362,19 @@ def _long_apposed(doc: Doc, word: list[str], short_i: int, start: int) -> tuple[
 _CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", ".", "!", "?"})
 
 
+def _part_spells(short: str, long: str) -> bool:
+    """Whether `long` spells the part of `short` after its last hyphen, in two capitals or
+    more: "CLIP-MAD (Manipulating Assumed Difference)" names what MAD builds on."""
+    last = short.rsplit("-", 1)[-1]
+    return last != short and sum(c.isupper() for c in last) >= 2 and _spells(last, long) == 0
+
+
 def _long_inside(doc: Doc, short_i: int, start: int, end: int) -> tuple[Span, Span] | None:
     """ "SHORT (Long Form)": the parenthesis from its first word spells the short form."""
     short = doc[short_i]
     inside = doc[start:end]
-    spelled_text = short.text
-    if _spells(spelled_text, inside.text) != 0 and "-" in spelled_text:
-        # "CLIP-MAD (Manipulating Assumed Difference)": the parenthesis spells the part
-        # after the name the short form builds on
-        last = spelled_text.rsplit("-", 1)[1]
-        if sum(c.isupper() for c in last) >= 2 and _spells(last, inside.text) == 0:
-            spelled_text = last
-    if _spells(spelled_text, inside.text) != 0:
-        spelled = spelled_by_initials(spelled_text, words(doc)[start:end])
+    if _spells(short.text, inside.text) != 0 and not _part_spells(short.text, inside.text):
+        spelled = spelled_by_initials(short.text, words(doc)[start:end])
         if spelled is None:  # "T2T (Training to Testing)"
             return None
         inside = doc[start : start + spelled]
