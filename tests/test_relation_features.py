@@ -172,3 +172,55 @@ def test_a_system_on_a_list_of_resources(tokens, text, head, tail, chained):
     shared = _pairs(doc, found, proposed, find_relations(doc, found, proposed))
     features = pair_features(doc, head, tail, shared)
     assert ("on_chain" in features) is chained
+
+
+@pytest.mark.parametrize(
+    ("text", "ways"),
+    [
+        # the sentence lists the parts and names the main system
+        ("We propose FooNet. FooNet consists of BarNet and BazNet.", {"cue", "named"}),
+        # it refers back to it: "our framework", "it", "the algorithm, which"
+        ("We propose FooNet. Our framework comprises BarNet and BazNet.", {"cue", "self"}),
+        ("We propose FooNet. It introduces BarNet and BazNet.", {"cue", "anaphor"}),
+        (
+            "We propose FooNet. The algorithm, which incorporates BarNet, is fast.",
+            {"cue", "anaphor", "self"},
+        ),
+        # a part word is needed: naming both is not enough
+        ("We propose FooNet. FooNet and BarNet are fast.", set()),
+    ],
+)
+def test_a_sentence_that_lists_the_parts_of_the_main_system(tokens, text, ways):
+    doc = tokens(text)
+    found = entities(doc, {"FooNet": M, "BarNet": M, "BazNet": M})
+    proposed = [k for k in ("FooNet", "BarNet", "BazNet") if k in doc.text]
+    shared = _pairs(doc, found, proposed, find_relations(doc, found, proposed))
+    features = pair_features(doc, "BarNet", "FooNet", shared)
+    assert {f.split(":", 1)[1] for f in features if f.startswith("part_sent:")} == ways
+    # only a proposed part and the main system: never the other way round
+    assert not any(
+        f.startswith("part_sent:") for f in pair_features(doc, "FooNet", "BarNet", shared)
+    )
+
+
+def test_a_system_under_study_and_a_paper_that_proposes_only_a_dataset(tokens):
+    doc = tokens("We introduce BazQA. We then analyze GPT4 and PaLM2 on this dataset.")
+    found = entities(doc, {"BazQA": D, "GPT4": MO, "PaLM2": MO})
+    shared = _pairs(doc, found, ["BazQA"], find_relations(doc, found, ["BazQA"]))
+    features = pair_features(doc, "PaLM2", "BazQA", shared)
+    assert "h_studied|hntp" in features
+    assert "no_system|hntp|Model>Dataset" in features
+    doc = tokens("We propose FooNet. GPT4 and PaLM2 are strong on BazQA.")
+    found = entities(doc, {"FooNet": M, "BazQA": D, "GPT4": MO, "PaLM2": MO})
+    shared = _pairs(doc, found, ["FooNet"], find_relations(doc, found, ["FooNet"]))
+    features = pair_features(doc, "PaLM2", "BazQA", shared)
+    assert not any(f.startswith(("h_studied", "no_system")) for f in features)
+
+
+def test_a_relation_word_further_before_the_tail(tokens):
+    doc = tokens("We propose FooNet, pretrained with a large and diverse web corpus such as BazQA.")
+    found = entities(doc, {"FooNet": M, "BazQA": D})
+    shared = _pairs(doc, found, ["FooNet"], {})
+    features = pair_features(doc, "FooNet", "BazQA", shared)
+    assert "far:pretrained|Dataset" in features
+    assert "c:pretrained" not in features  # the near window is five words

@@ -74,6 +74,9 @@ class Cues:
     numbered_parts: frozenset[str]  #: "Table 2", "Theorem 1": no name's version
     proposer_words: frozenset[str]
     list_joiners: frozenset[str]
+    part_words: frozenset[str]
+    self_nouns: frozenset[str]
+    study_verbs: frozenset[str]
     dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
 
 
@@ -160,5 +163,8 @@ def read_cues(path: Path) -> Cues:
         numbered_parts=frozenset(raw["numbered_parts"]),
         proposer_words=frozenset(raw["proposer_words"]),
         list_joiners=frozenset(raw["list_joiners"]),
+        part_words=frozenset(raw["part_words"]),
+        self_nouns=frozenset(raw["self_nouns"]),
+        study_verbs=frozenset(raw["study_verbs"]),
         dotted_abbreviations=tuple(raw["dotted_abbreviations"]),
     )

@@ -37,6 +37,8 @@ _CHAIN = frozenset(
 _ON = frozenset({"on", "across"})
 #: the most tokens between a system and a resource it is said to run on
 _CHAIN_REACH = 30
+#: what stands before a noun by which an abstract names its own system ("our framework")
+_SELF_DETERMINERS = frozenset({"our", "the", "this", "proposed"})
 
 Triple = tuple[str, RelationType, str]
 
@@ -209,6 +211,8 @@ class Pairs:
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
     #: what the words before each entity's first mention say of it (computed once per key)
     prior: dict[str, list[str]] = field(default_factory=dict)
+    #: whether each entity is named as a system under study (computed once per key)
+    studied: dict[str, bool] = field(default_factory=dict)
 
 
 def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
@@ -248,6 +252,17 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
     out.append("h_first" if hs[0].start < ts[0].start else "t_first")
     if not proposed:
         out.append("nothing_proposed")
+    elif shared.main is None:
+        out.append(f"no_system|{role}|{pair}")  # a paper that proposes only a dataset
+    if head in mine and head != shared.main and tail == shared.main:
+        ways = {w for f in hs for w in _part_sentence(doc, f.sent, tail, shared)}
+        out += sorted(f"part_sent:{w}" for w in ways)
+    studied = shared.studied.get(head)
+    if studied is None:
+        bounds = sentence_bounds(doc)
+        studied = shared.studied[head] = any(_studied(lower, f, bounds) for f in hs)
+    if studied:
+        out.append(f"h_studied|{role}")
     if ts[0].known:
         out.append("tail_known")
     prior = shared.prior.get(tail)
@@ -285,6 +300,9 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
                 seen.add(f"c:{w}")
                 seen.add(f"c:{w}|{tt}")
         first = bounds[f.sent][0]
+        for w in lower[max(first, a - 12) : max(first, start)]:
+            if w in vocabulary:
+                seen.add(f"far:{w}|{tt}")
         before = set(lower[max(first, a - 10) : a])
         if before & cues.strong_comparison_cues:
             seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
@@ -317,6 +335,35 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
     for n in tail_sents:
         seen.update(_sentence_flags(doc, n, shared.flags))
     out += sorted(seen)
+    return out
+
+
+def _studied(lower: list[str], f: Found, bounds: list[tuple[int, int]]) -> bool:
+    """A system named after "we evaluate / analyze / compare" in its sentence."""
+    verbs = load_cues().study_verbs
+    return not verbs.isdisjoint(lower[max(bounds[f.sent][0], f.start - 12) : f.start])
+
+
+def _part_sentence(doc: Doc, n: int, main: str, shared: Pairs) -> list[str]:
+    """How sentence `n` speaks of the parts of `main`: with a part word, and naming `main`
+    or referring back to it ("our framework", "it", "the algorithm, which")."""
+    cues = load_cues()
+    a, b = sentence_bounds(doc)[n]
+    lower = lowers(doc)
+    words = lower[a:b]
+    if cues.component_cues.isdisjoint(words) and cues.part_words.isdisjoint(words):
+        return []
+    out = ["cue"]
+    if any(f.sent == n for f in shared.by_key[main]):
+        out.append("named")
+    if (words and words[0] in {"it", "its"}) or "which" in words:
+        out.append("anaphor")
+    for k in range(a, b - 1):
+        if lower[k] in _SELF_DETERMINERS and (
+            lower[k + 1] in cues.self_nouns or (k + 2 < b and lower[k + 2] in cues.self_nouns)
+        ):
+            out.append("self")
+            break
     return out
 
 
