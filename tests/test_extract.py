@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,10 @@ from kg.extract.shapes import is_name_shape
 from kg.model import EntityType, Paper, RelationType
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
+ML_ABSTRACTS = Path(
+    os.environ.get("KG_ML_ABSTRACTS")
+    or Path(__file__).resolve().parents[2] / "shared" / "data" / "ml_abstracts"
+)
 
 
 def paper(text: str) -> Paper:
@@ -301,6 +306,42 @@ def test_names_with_markup_come_out_whole_and_clean(nlp):
     assert tempme.aliases == ("TempME",) and tempme.proposed
     assert all(not set(n) & set("*$\\{}") for e in found.values() for n in (e.name, *e.aliases))
     assert {m.text for m in tempme.mentions} >= {"Temp**oral **M**otifs **E**xplainer", "TempME"}
+
+
+def test_a_name_written_in_tex_keeps_that_form_as_an_alias(nlp):
+    text = (
+        "We propose FUSH$^2$, a method for graph search. We also introduce $\\tau$-bench, "
+        "a benchmark of tool use. FUSH$^2$ beats the baselines on $\\tau$-bench."
+    )
+    found = entities(nlp, text)
+    fush, tau = found["FUSH²"], found["τ-bench"]
+    # the name is clean; the form the abstract writes is an alias, its math closed
+    assert "FUSH$^2$" in fush.aliases and "$\\tau$-bench" in tau.aliases
+    assert {m.text for m in fush.mentions} == {"FUSH$^2$"}
+    assert all(text[m.start : m.end] == m.text for m in fush.mentions + tau.mentions)
+    emphasised = "We propose **Temp**oral **M**otifs, a method. **Temp**oral **M**otifs won."
+    plain = entities(nlp, emphasised)
+    assert plain["Temporal Motifs"].aliases == ()  # emphasis is no spelling: no alias
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (ML_ABSTRACTS / "icml2024_openreview.jsonl").is_file(),
+    reason="needs ../shared/data/ml_abstracts (or KG_ML_ABSTRACTS)",
+)
+def test_no_entity_name_of_icml_2024_keeps_markup(nlp):
+    import json
+
+    with (ML_ABSTRACTS / "icml2024_openreview.jsonl").open(encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    papers = [
+        Paper(id=f"p{n}", text=r["abstract"], source="icml", line=n, index=n)
+        for n, r in enumerate(records, 1)
+        if r.get("abstract")
+    ]
+    names = [e.name for ex in extract(papers, nlp) for e in ex.entities]
+    assert len(names) > 4_000
+    assert not [n for n in names if set(n) & set("*$\\{}")]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc
 
 from kg.extract.classifier import Models, load_models
@@ -27,6 +29,8 @@ from kg.model import (
 )
 from kg.names import fold
 
+#: what marks a name written in TeX: math or a command
+_TEX = re.compile(r"[$\\]")
 #: doc.user_data keys of the proposed and relation features (read by training/train.py)
 PROPOSED_FEATURES = "kg_proposed_features"
 PAIR_FEATURES = "kg_pair_features"
@@ -106,6 +110,19 @@ class _Where:
         start, end = self.clean.original(at[first], at[last - 1] + len(word[last - 1]))
         return Mention(start, end, self.paper.text[start:end], self.sentence[first])
 
+    def name_mention(self, first: int, last: int) -> Mention:
+        """The mention of a name: `mention`, with the `$` that closes or opens its math
+        ("FUSH$^2$", not "FUSH$^2"; "$\\tau$-bench", not "\\tau$-bench")."""
+        m = self.mention(first, last)
+        text = self.paper.text
+        start, end = m.start, m.end
+        if m.text.count("$") % 2:
+            if text[end : end + 1] == "$":
+                end += 1
+            elif start > 0 and text[start - 1] == "$":
+                start -= 1
+        return Mention(start, end, text[start:end], m.sentence) if end - start != len(m.text) else m
+
     def sentences(self) -> tuple[Sentence, ...]:
         at, word = self.at, self.word
         return tuple(
@@ -128,18 +145,35 @@ def _entities(
         long = [c.name for c in spans if c.long]
         name = long[0] if long else names[0]
         name_of[key] = name
+        mentions = tuple(where.name_mention(c.start, c.end) for c in spans)
+        # the name as the abstract writes it in TeX ("A$^3$T" for A³T), so that it is found
+        # by the text's own form
+        names += [m.text for m in mentions if _is_tex_form(m.text)]
         entities.append(
             ExtractedEntity(
                 name=name,
                 type=EntityType(spans[0].label),
-                mentions=tuple(where.mention(c.start, c.end) for c in spans),
-                aliases=tuple(n for n in names if n != name),
+                mentions=mentions,
+                aliases=tuple(dict.fromkeys(n for n in names if n != name)),
                 proposed=key in proposed,
                 concept=spans[0].concept,
                 evidence=spans[0].evidence,
             )
         )
     return entities, name_of
+
+
+def _is_tex_form(text: str) -> bool:
+    """Whether a mention is a name written in TeX, whole: its math closed, its braces
+    paired, no Markdown emphasis ("A$^3$T", "$k$-means"; not "UA**$^2$", "P_{T}^{\\gamma")."""
+    if not _TEX.search(text) or "*" in text or text.count("$") % 2:
+        return False
+    depth = 0
+    for c in text:
+        depth += (c == "{") - (c == "}")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _result(reported: Reported, name_of: dict[str, str], where: _Where) -> Result:
