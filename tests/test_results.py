@@ -114,6 +114,11 @@ def test_an_unnamed_rivals_figure_is_no_ones(nlp):
             ("FooLM", "81.2", "GSM8K"),
         ),  # a resource named after a rival is not where the figure was measured
         (
+            "We propose FooAgent. On WebArena, FooAgent improves (14.9% to 33.5%) over prior "
+            "agents, while on MiniWoB++, FooAgent matches them with less data.",
+            ("FooAgent", "33.5", "WebArena"),
+        ),  # nor one named in the next clause ("while on X")
+        (
             "We introduce BarBench, a benchmark of long code. Models fine-tuned on ImageNet "
             "and CIFAR-10 do not transfer. Claude 3.5 Sonnet reaches only 30.2% accuracy.",
             ("Claude 3.5 Sonnet", "30.2", "BarBench"),

@@ -184,13 +184,15 @@ def _on(lower: list[str], end: int, start: int) -> bool:
     ModelNet40", "38.2 BLEU@4 on MS COCO"), not named after a rival ("outperforming Foo on
     Bar by 1.2%") or after another figure."""
     between = lower[end:start]
-    if any(number(w) is not None or w in _RIVALS for w in between):
+    if any(number(w) is not None or w in _RIVALS or w in _CLAUSE_BREAKS for w in between):
         return False
     return len(between) <= 4 or any(w in _PLACES for w in between)
 
 
 _RIVALS = load_cues().strong_comparison_cues  # kg/data/cues.json
 _PLACES = frozenset({"on", "in", "across"})
+#: words that start another clause: what follows them is not where a figure was measured
+_CLAUSE_BREAKS = frozenset({"while", "whereas", ";", "but", "although"})
 
 
 #: words before a system's name that make it a means or a rival, not the one scored
