@@ -99,3 +99,68 @@ def test_a_relation_to_a_name_that_is_no_entity_is_taught_as_none():
     assert pair_label(gold, {"foonet"}, {"foobench"}) == "O"  # no entity at all
     assert pair_label(gold, {"foonet"}, {"quxbench"}) is None  # optional: not scored
     assert pair_label(gold, {"bazqa"}, {"bazqa"}) is None  # one entity
+
+
+EXTRA = ROOT / "training" / "annotations" / "results_extra.jsonl"
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def test_the_result_annotations_are_well_formed():
+    """training/annotations/results_extra.jsonl: an id of a SciREX or NLP-TDMS abstract, and
+    its results in the gold shape (texts stay in ../shared/data)."""
+    lines = [json.loads(line) for line in EXTRA.read_text(encoding="utf-8").splitlines()]
+    ids = [r["id"] for r in lines]
+    assert len(ids) == len(set(ids)) >= 100
+    assert all(i.split(":", 1)[0] in {"scirex", "tdms"} for i in ids)
+    results = [x for r in lines for x in r["results"]]
+    assert len(results) >= 100
+    for x in results:
+        assert isinstance(x["subject"], str) and x["subject"]
+        assert isinstance(x["value"], int | float)
+        assert x["benchmark"] is None or isinstance(x["benchmark"], str)
+        assert set(x) == {"subject", "metric", "value", "unit", "benchmark"}
+
+
+@pytest.mark.skipif(
+    not (SHARED_DATA / "scirex").is_dir() or not (SHARED_DATA / "nlp_tdms").is_dir(),
+    reason="needs ../shared/data/scirex and ../shared/data/nlp_tdms",
+)
+def test_each_annotated_result_is_a_figure_of_its_abstract():
+    sys.path.insert(0, str(ROOT / "training"))
+    from goldsets import extra_results
+
+    records = extra_results()
+    lines = EXTRA.read_text(encoding="utf-8").splitlines()
+    assert 0 < len(records) < len(lines)  # a paper in both corpora is read once
+    for r in records:
+        assert r["entities"] == [] and r["relations"] == []
+        text = r["text"].replace(",", "")
+        for x in r["results"]:
+            value = x["value"]
+            written = {str(value), f"{value:g}", f"{value:.1f}", f"{value:.2f}"}
+            assert any(w in text for w in written), (r["source"], value)
+
+
+def test_results_only_annotations_teach_the_result_model_alone(monkeypatch):
+    """train.train(..., extra=...): records whose results alone are annotated are read by
+    the result stage and by no other (they name no entity, so they would teach "O")."""
+    sys.path.insert(0, str(ROOT / "training"))
+    import train as trainer
+
+    seen: dict[str, list[str]] = {}
+
+    def examples(stage: str):  # type: ignore[no-untyped-def]
+        def read(runs):  # type: ignore[no-untyped-def]
+            seen[stage] = [record["source"] for record, _ in runs]
+            return [["f"], ["g"]], ["no", "yes"], [0, 1], [1.0, 1.0]
+
+        return read
+
+    for stage in ("entity", "proposed", "relation", "result"):
+        monkeypatch.setattr(trainer, f"{stage}_examples", examples(stage))
+    monkeypatch.setattr(trainer, "run", lambda records, models: [(r, None) for r in records])
+    monkeypatch.setattr(trainer, "choose", lambda *a: (1.0, 0.5))
+    monkeypatch.setattr(trainer, "fit", lambda *a, **k: LinearModel(("no", "yes"), (0.0, 0.0), {}))
+    trainer.train([{"source": "gold"}], log=False, extra=[{"source": "scirex:1"}])
+    assert seen["result"] == ["gold", "scirex:1"]
+    assert seen["entity"] == seen["proposed"] == seen["relation"] == ["gold"]

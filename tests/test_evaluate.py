@@ -111,19 +111,21 @@ def test_dev_figures_do_not_regress(built):
 def test_seed_004_figures_do_not_regress(built):
     """Floors at the figures on seed 004 as a helper annotated it blind by GUIDELINE.md
     (training/annotations/seed004.jsonl, never trained on: strict 0.889, proposed 0.960,
-    relation 0.912, result 0.800: 5 results, one is 0.1; the floors were 0.87 and 0.92 at
-    0.878 and 0.933)."""
+    relation 0.912, result 0.667: 5 results, one is 0.1; the floors were 0.87 and 0.92 at
+    0.878 and 0.933; the result floor was 0.7 at 0.800, before the result model learnt from
+    SciREX and NLP-TDMS results: cross-validated 0.490 → 0.510, here a right figure, 61.8,
+    on the benchmark of an earlier sentence where the gold has none)."""
     gold = Path(__file__).resolve().parents[1] / "training" / "annotations" / "seed004.jsonl"
     figures = reference(gold, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
     assert figures["strict"]["f1"] >= 0.86
     assert figures["proposed"]["f1"] >= 0.94
     assert figures["relation"]["f1"] >= 0.91
-    assert figures["result"]["f1"] >= 0.7
+    assert figures["result"]["f1"] >= 0.6
 
 
 def test_train_figures_do_not_regress(train_predicted):
-    """Floors at the shipped models' figures on train.jsonl (strict 0.945, proposed 0.915,
+    """Floors at the shipped models' figures on train.jsonl (strict 0.955, proposed 0.915,
     relation 0.864, result 1.0; proposed was 0.935 before 2026-12-03's retraining, relation
     0.878 before the parts and study features; the relation floor was 0.86 at 0.870). The
     models learn

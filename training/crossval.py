@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 sys.path.insert(0, str(HERE.parent / "bench"))
 
-from goldsets import gold, score  # noqa: E402
+from goldsets import extra_results, gold, score  # noqa: E402
 from quality import predictions  # noqa: E402
 from train import train  # noqa: E402
 
@@ -34,13 +34,17 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
     parser.add_argument("--models", type=Path, help="write each fold's models here (fold-K.json)")
+    parser.add_argument(
+        "--no-extra", action="store_true", help="as train.py's: no SciREX / NLP-TDMS results"
+    )
     args = parser.parse_args()
     records = [r for name in args.sets for r in gold(name)]
+    extra = [] if args.no_extra else extra_results()
     preds: list[dict | None] = [None] * len(records)
     for k in range(args.folds):
         held = [i for i in range(len(records)) if i % args.folds == k]
         rest = [records[i] for i in range(len(records)) if i % args.folds != k]
-        trained = train(rest, log=False)
+        trained = train(rest, log=False, extra=extra)
         if args.models:
             args.models.mkdir(parents=True, exist_ok=True)
             data = {name: model.to_json() for name, model in trained.items()}

@@ -26,6 +26,12 @@ def options(description: str) -> argparse.Namespace:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
+    parser.add_argument(
+        "--extra",
+        action="store_true",
+        help="result_cv.py: train each fold's result model on the result annotations of "
+        "SciREX and NLP-TDMS too (with --models, to see them as the fold's models do)",
+    )
     args = parser.parse_args()
     args.records = [r for name in args.sets for r in gold(name)]
     return args

@@ -56,6 +56,52 @@ def pool(part: str = "train") -> list[dict]:
 SEED004 = HERE / "annotations" / "seed004.jsonl"
 
 
+#: results annotated by GUIDELINE.md in abstracts of ../shared/data (SciREX and NLP-TDMS,
+#: both Apache-2.0) that state figures: only their results are annotated, so they train the
+#: result model alone (training/README.md: "Result annotations")
+RESULTS_EXTRA = HERE / "annotations" / "results_extra.jsonl"
+DATA = SHARED / "data"
+
+
+def extra_results() -> list[dict]:
+    """The result annotations of `RESULTS_EXTRA` joined with their texts, in the gold shape
+    (no entities, no relations); [] when ../shared/data lacks the corpora, with a note."""
+    sources = {
+        "scirex": (DATA / "scirex" / "train_abstracts.jsonl", "doc_id", "text"),
+        "tdms": (DATA / "nlp_tdms" / "abstracts.jsonl", "paper", "abstract"),
+    }
+    texts: dict[str, str] = {}
+    for prefix, (path, key, field) in sources.items():
+        if not path.exists():
+            print(
+                f"{path} is missing: training without the result annotations of {prefix}",
+                file=sys.stderr,
+            )
+            continue
+        texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
+    out = []
+    seen: set[str] = set()
+    for n, r in enumerate(read_jsonl(RESULTS_EXTRA), 1):
+        text = texts.get(r["id"])
+        # a paper in both corpora is read once ("document : Title ..." and its PDF's text)
+        opening = "".join(c for c in text or "" if c.isalnum())[-200:].lower()
+        if text is not None and opening not in seen:
+            seen.add(opening)
+            out.append(
+                {
+                    "source": r["id"],
+                    "index": n,
+                    "head": text[:50],
+                    "text": text,
+                    "entities": [],
+                    "optional": [],
+                    "relations": [],
+                    "results": r["results"],
+                }
+            )
+    return out
+
+
 def _halves(records: list[dict], name: str) -> list[dict]:
     """The records of the odd or even `index` when `name` ends in -odd or -even, else all."""
     if name.endswith("-odd"):

@@ -13,6 +13,8 @@ numbers and decides the fold's. The result F1 is score.py's, as training/crossva
 
 from __future__ import annotations
 
+import json
+import pickle
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -22,13 +24,13 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 
 from folds import fold_caches, options  # noqa: E402
-from goldsets import score  # noqa: E402
+from goldsets import extra_results, score  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
 from kg.export.extractions import extraction_record  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
-from kg.extract.classifier import LinearModel, Models  # noqa: E402
+from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402
 from kg.extract.components import CHOSEN  # noqa: E402
 from kg.extract.found import Found  # noqa: E402
 from kg.extract.markup import strip_markup  # noqa: E402
@@ -105,8 +107,16 @@ def rerun(nlp, kept: Kept, model: LinearModel | None):  # type: ignore[no-untype
     return find_results(doc, kept.found, kept.subject, kept.proposed, model)
 
 
-def evaluate(records: list[dict], cache: list[list[Kept]], out: Path, verbose: bool) -> str:
-    """Each fold's result model trained on the other folds; score.py's listing."""
+def evaluate(
+    records: list[dict],
+    cache: list[list[Kept]],
+    out: Path,
+    verbose: bool,
+    extra: list[dict] | None = None,
+    extra_cache: list[list[Kept]] | None = None,
+) -> str:
+    """Each fold's result model trained on the other folds (and on `extra`, the records
+    whose results alone are annotated, as the fold's models see them); score.py's listing."""
     nlp = make_nlp()
     folds = len(cache)
     preds: list[dict] = [{} for _ in records]
@@ -116,6 +126,8 @@ def evaluate(records: list[dict], cache: list[list[Kept]], out: Path, verbose: b
         for i in rest:
             doc = _Doc(rerun(nlp, cache[k][i], None)[1])
             runs.append((records[i], doc))
+        for r, kept in zip(extra or [], extra_cache[k] if extra_cache else [], strict=True):
+            runs.append((r, _Doc(rerun(nlp, kept, None)[1])))
         xs, ys, groups, weights = result_examples(runs)
         c, threshold = choose(xs, ys, groups, weights)
         model = fit(xs, ys, c, threshold, weights)
@@ -150,12 +162,25 @@ def main() -> None:
     args = options(__doc__.splitlines()[0])
     records = args.records
 
-    def earlier(m: Models) -> object:  # what the stages before the results decide
+    def before(m: Models) -> object:  # what the stages before the results decide
         return keep(records, Models(m.entity, m.proposed, m.relation, None))
 
-    cache = fold_caches(args, earlier)
+    cache = fold_caches(args, before)
+    extra, extra_cache = None, None
+    if args.extra:
+        extra = extra_results()
+        extra_cache = []
+        for k in range(args.folds):
+            path = args.cache / f"extra-{len(extra)}-{k}.pkl"
+            if not path.exists():
+                raw = json.loads((args.models / f"fold-{k}.json").read_text(encoding="utf-8"))
+                m = models_from_json(raw)
+                earlier = Models(m.entity, m.proposed, m.relation, None)
+                path.write_bytes(pickle.dumps(keep(extra, earlier)))
+            extra_cache.append(pickle.loads(path.read_bytes()))
     with tempfile.TemporaryDirectory() as tmp:
-        print(evaluate(records, cache, args.save or Path(tmp), args.verbose))
+        out = args.save or Path(tmp)
+        print(evaluate(records, cache, out, args.verbose, extra, extra_cache))
 
 
 if __name__ == "__main__":
