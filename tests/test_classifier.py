@@ -142,8 +142,9 @@ def test_each_annotated_result_is_a_figure_of_its_abstract():
 
 
 def test_results_only_annotations_teach_the_result_model_alone(monkeypatch):
-    """train.train(..., extra=...): records whose results alone are annotated are read by
-    the result stage and by no other (they name no entity, so they would teach "O")."""
+    """train.train(..., extra={stage: records}): records whose results alone are annotated
+    are read by the result stage and by no other (they name no entity: they would teach
+    "O")."""
     sys.path.insert(0, str(ROOT / "training"))
     import train as trainer
 
@@ -161,6 +162,38 @@ def test_results_only_annotations_teach_the_result_model_alone(monkeypatch):
     monkeypatch.setattr(trainer, "run", lambda records, models: [(r, None) for r in records])
     monkeypatch.setattr(trainer, "choose", lambda *a: (1.0, 0.5))
     monkeypatch.setattr(trainer, "fit", lambda *a, **k: LinearModel(("no", "yes"), (0.0, 0.0), {}))
-    trainer.train([{"source": "gold"}], log=False, extra=[{"source": "scirex:1"}])
+    trainer.train([{"source": "gold"}], log=False, extra={"result": [{"source": "scirex:1"}]})
     assert seen["result"] == ["gold", "scirex:1"]
     assert seen["entity"] == seen["proposed"] == seen["relation"] == ["gold"]
+
+
+TDMS = ROOT / "training" / "annotations" / "tdms.jsonl"
+
+
+def test_the_nlp_tdms_annotations_are_well_formed():
+    """training/annotations/tdms.jsonl: every NLP-TDMS abstract annotated whole by the
+    guideline: typed entities, relations between them, results by a name of them."""
+    lines = [json.loads(line) for line in TDMS.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == len({r["id"] for r in lines}) >= 250
+    relations = {"uses", "evaluated_on", "outperforms", "part_of"}
+    for r in lines:
+        assert set(r) == {"id", "entities", "optional", "relations", "results"}
+        names = {n for e in r["entities"] for n in (e["name"], *(e.get("aliases") or ()))}
+        assert all(e["type"] in {"Method", "Model", "Dataset", "Benchmark"} for e in r["entities"])
+        assert all(h in names and t in names and rel in relations for h, rel, t in r["relations"])
+        assert all(x["subject"] and isinstance(x["value"], int | float) for x in r["results"])
+    assert sum(len(r["entities"]) for r in lines) >= 400
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "nlp_tdms").is_dir(), reason="needs ../shared/data/nlp_tdms")
+def test_every_nlp_tdms_name_occurs_in_its_abstract():
+    sys.path.insert(0, str(ROOT / "training"))
+    from goldsets import extra_results, gold
+
+    records = gold("tdms")
+    assert len(records) == len(TDMS.read_text(encoding="utf-8").splitlines())
+    for r in records:
+        for e in r["entities"]:
+            assert all(n in r["text"] for n in (e["name"], *(e.get("aliases") or ()))), e
+    # an abstract annotated whole is not read again for its results alone
+    assert not {r["source"] for r in records} & {r["source"] for r in extra_results()}

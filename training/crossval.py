@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 sys.path.insert(0, str(HERE.parent / "bench"))
 
-from goldsets import extra_results, gold, score  # noqa: E402
+from goldsets import gold, score, stage_extra  # noqa: E402
 from quality import predictions  # noqa: E402
 from train import train  # noqa: E402
 
@@ -35,11 +35,11 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
     parser.add_argument("--models", type=Path, help="write each fold's models here (fold-K.json)")
     parser.add_argument(
-        "--no-extra", action="store_true", help="as train.py's: no SciREX / NLP-TDMS results"
+        "--no-extra", action="store_true", help="as train.py's: no NLP-TDMS, no SciREX results"
     )
     args = parser.parse_args()
     records = [r for name in args.sets for r in gold(name)]
-    extra = [] if args.no_extra else extra_results()
+    extra = {} if args.no_extra else stage_extra()  # trained on in every fold, never scored
     preds: list[dict | None] = [None] * len(records)
     for k in range(args.folds):
         held = [i for i in range(len(records)) if i % args.folds == k]

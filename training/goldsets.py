@@ -80,8 +80,12 @@ def extra_results() -> list[dict]:
             continue
         texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
     out = []
+    # an abstract annotated whole (tdms.jsonl) is read there
     seen: set[str] = set()
+    whole = {r["id"] for r in read_jsonl(TDMS)} if TDMS.exists() else set()
     for n, r in enumerate(read_jsonl(RESULTS_EXTRA), 1):
+        if r["id"] in whole:
+            continue
         text = texts.get(r["id"])
         # a paper in both corpora is read once ("document : Title ..." and its PDF's text)
         opening = "".join(c for c in text or "" if c.isalnum())[-200:].lower()
@@ -102,6 +106,33 @@ def extra_results() -> list[dict]:
     return out
 
 
+#: the 271 abstracts of ../shared/data/nlp_tdms (NLP papers of 2014-2018, Apache-2.0),
+#: annotated whole by GUIDELINE.md (training/README.md): their results are trained on
+TDMS = HERE / "annotations" / "tdms.jsonl"
+
+
+def tdms() -> list[dict]:
+    """The NLP-TDMS annotations joined with their texts; [] with a note when
+    ../shared/data/nlp_tdms is missing."""
+    path = DATA / "nlp_tdms" / "abstracts.jsonl"
+    if not path.exists() or not TDMS.exists():
+        print(f"{path} is missing: training without its annotations", file=sys.stderr)
+        return []
+    texts = {f"tdms:{r['paper']}": r["abstract"] for r in read_jsonl(path)}
+    out = []
+    for n, r in enumerate(read_jsonl(TDMS), 1):
+        text = texts[r["id"]]
+        out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
+    return out
+
+
+def stage_extra() -> dict[str, list[dict]]:
+    """The records each stage learns from beside the pool and train.jsonl: the results of the
+    NLP-TDMS abstracts and of SciREX's teach the result model (training/README.md: read by
+    the entity model too, NLP-TDMS gained the cross-validation and lost every held-out set)."""
+    return {"result": tdms() + extra_results()}
+
+
 def _halves(records: list[dict], name: str) -> list[dict]:
     """The records of the odd or even `index` when `name` ends in -odd or -even, else all."""
     if name.endswith("-odd"):
@@ -113,13 +144,15 @@ def _halves(records: list[dict], name: str) -> list[dict]:
 
 def gold(name: str) -> list[dict]:
     """A gold set: dev, gsap, train, train-odd, train-even (by `index`), pool-train,
-    pool-test, pool, seed004, seed004-odd or seed004-even."""
+    pool-test, pool, seed004, seed004-odd, seed004-even or tdms."""
     if name.startswith("pool"):
         return pool({"pool": "all", "pool-train": "train", "pool-test": "test"}[name])
     if name.startswith("train"):
         return _halves(read_jsonl(GOLD / "train.jsonl"), name)
     if name.startswith("seed004"):
         return _halves(read_jsonl(SEED004), name)
+    if name == "tdms":
+        return tdms()
     files = {"dev": "dev.jsonl", "gsap": "gsap_abstracts.jsonl"}
     return read_jsonl(GOLD / files[name])
 

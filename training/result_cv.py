@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an installed one
 
 from folds import fold_caches, options  # noqa: E402
-from goldsets import extra_results, score  # noqa: E402
+from goldsets import score, stage_extra  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
 from kg.export.extractions import extraction_record  # noqa: E402
@@ -168,7 +168,7 @@ def main() -> None:
     cache = fold_caches(args, before)
     extra, extra_cache = None, None
     if args.extra:
-        extra = extra_results()
+        extra = stage_extra()["result"]
         extra_cache = []
         for k in range(args.folds):
             path = args.cache / f"extra-{len(extra)}-{k}.pkl"

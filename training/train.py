@@ -8,10 +8,11 @@
 Training data: the pool annotations (training/annotations/pool.jsonl, texts from
 ../shared/gold/pool.jsonl) but their held-back tenth, and ../shared/gold/train.jsonl
 (`--without` leaves a set out, to score it honestly); for the result model also the results
-annotated in SciREX and NLP-TDMS abstracts (training/annotations/results_extra.jsonl, texts
-from ../shared/data; `--no-extra` leaves them out). Each model is a logistic regression
-over the features kg computes at run time (kg/extract/entity_features.py, proposals.py,
-relations.py); the stages are trained in order, each on what the previous one decides.
+annotated in SciREX and NLP-TDMS abstracts (training/annotations/results_extra.jsonl and
+tdms.jsonl, texts from ../shared/data; `--no-extra` leaves them out). Each model is a
+logistic regression over the features kg computes at run time (kg/extract/entity_features.py,
+proposals.py, relations.py); the stages are trained in order, each on what the previous one
+decides.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 # the repository's kg, not an installed copy: the models must fit the features of this source
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
-from goldsets import ROOT, extra_results, gold  # noqa: E402
+from goldsets import ROOT, gold, stage_extra  # noqa: E402
 
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.classifier import STAGES, LinearModel, Models  # noqa: E402
@@ -304,12 +306,12 @@ def train(
     records: list[dict],
     log: bool = True,
     reuse: dict[str, LinearModel] | None = None,
-    extra: list[dict] | None = None,
+    extra: Mapping[str, list[dict]] | None = None,
 ) -> dict[str, LinearModel]:
     """The four models, each stage trained on what the previous one decides; the stages in
-    `reuse` (models trained before on the same records) are taken as they are. `extra` are
-    records whose results alone are annotated (`goldsets.extra_results`): the result model
-    learns from them too."""
+    `reuse` (models trained before on the same records) are taken as they are. `extra` maps
+    a stage to more records that it alone learns from (`goldsets.stage_extra`: abstracts
+    whose results alone are annotated teach the result model)."""
     models = Models(None, None, None)
     stages = (
         ("entity", entity_examples),
@@ -323,7 +325,7 @@ def train(
             out[name] = reuse[name]
             models = Models(*(out.get(stage) for stage in STAGES))
             continue
-        taught = records + (extra or []) if name == "result" else records
+        taught = records + list((extra or {}).get(name, ()))
         xs, ys, groups, weights = examples(run(taught, models))
         c, threshold = choose(xs, ys, groups, weights)
         threshold = THRESHOLDS.get(name, threshold)
@@ -357,8 +359,8 @@ def main() -> None:
     parser.add_argument(
         "--no-extra",
         action="store_true",
-        help="leave out the result annotations of SciREX and NLP-TDMS abstracts "
-        "(training/annotations/results_extra.jsonl)",
+        help="leave out the NLP-TDMS abstracts (training/annotations/tdms.jsonl) and the "
+        "results of SciREX's (results_extra.jsonl)",
     )
     args = parser.parse_args()
     reuse = None
@@ -367,12 +369,12 @@ def main() -> None:
         reuse = {n: LinearModel.from_json(raw[n]) for n in ("entity", "proposed", "relation")}
     left_out = {r["text"] for name in args.without for r in gold(name)}
     records = [r for name in args.sets for r in gold(name) if r["text"] not in left_out]
-    extra = [] if args.no_extra else extra_results()
+    extra = {} if args.no_extra else stage_extra()
     models = train(records, reuse=reuse, extra=extra)
     data = {name: model.to_json() for name, model in models.items()}
     data["trained_on"] = {"sets": args.sets, "without": args.without, "abstracts": len(records)}
-    if extra:
-        data["trained_on"]["result_annotations"] = len(extra)
+    for stage, more in extra.items():
+        data["trained_on"][f"{stage}_also"] = len(more)
     args.out.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
 
