@@ -428,9 +428,11 @@ def test_typing_from_context(nlp, text, name, etype):
             [("FooNet", "exact-match accuracy", "80.6", "MATH500")],
         ),
         (
-            "We propose FooNet. It reaches 48.3% scenario pass rate.",
+            "We propose FooNet. It achieves 48.3% scenario pass rate.",
             [("FooNet", "scenario pass rate", "48.3", None)],
-        ),
+        ),  # "It" is the paper's system; the metric is the words after the figure ("It reaches
+        # 48.3% …" was a result until 2026-12-03's retraining, at the model's border: p(no) 0.64
+        # against its threshold 0.625)
         ("We propose FooNet, with gains of up to +12.2% on MATH500.", []),  # a difference
         ("We propose FooNet, robust on OxfordPets at a 75% noise rate.", []),  # a setting
         (
