@@ -16,9 +16,9 @@ from goldsets import gold
 from kg.extract.classifier import Models, models_from_json
 
 
-def options(description: str) -> argparse.Namespace:
+def options(description: str, extra: bool = False) -> argparse.Namespace:
     """The command line of a stage cross-validation, read, and its gold records loaded
-    (`records`)."""
+    (`records`); with `extra`, its `--extra` option (result_cv.py's)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--sets", nargs="+", default=["pool-train", "train-odd"])
     parser.add_argument("--cache", type=Path, required=True)
@@ -26,12 +26,13 @@ def options(description: str) -> argparse.Namespace:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
-    parser.add_argument(
-        "--extra",
-        action="store_true",
-        help="result_cv.py: train each fold's result model on the result annotations of "
-        "SciREX and NLP-TDMS too (with --models, to see them as the fold's models do)",
-    )
+    if extra:
+        parser.add_argument(
+            "--extra",
+            action="store_true",
+            help="train each fold's result model on the results of SciREX and NLP-TDMS too "
+            "(with --models the first time, to see them as the fold's models do)",
+        )
     args = parser.parse_args()
     args.records = [r for name in args.sets for r in gold(name)]
     return args

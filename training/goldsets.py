@@ -63,6 +63,17 @@ RESULTS_EXTRA = HERE / "annotations" / "results_extra.jsonl"
 DATA = SHARED / "data"
 
 
+#: the 271 abstracts of ../shared/data/nlp_tdms (NLP papers of 2014-2018, Apache-2.0),
+#: annotated whole by GUIDELINE.md (training/README.md): their results are trained on
+TDMS = HERE / "annotations" / "tdms.jsonl"
+
+
+def _ending(text: str) -> str:
+    """The last 200 letters and digits of a text: one paper in both corpora ("document :
+    Title … section : Abstract …" in SciREX, its PDF's text in NLP-TDMS) ends alike."""
+    return "".join(c for c in text if c.isalnum())[-200:].lower()
+
+
 def extra_results() -> list[dict]:
     """The result annotations of `RESULTS_EXTRA` joined with their texts, in the gold shape
     (no entities, no relations); [] when ../shared/data lacks the corpora, with a note."""
@@ -79,45 +90,38 @@ def extra_results() -> list[dict]:
             )
             continue
         texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
-    out = []
-    # an abstract annotated whole (tdms.jsonl) is read there
-    seen: set[str] = set()
+    # an abstract annotated whole (tdms.jsonl) is read there, not here
     whole = {r["id"] for r in read_jsonl(TDMS)} if TDMS.exists() else set()
+    seen: set[str] = set()
+    out = []
     for n, r in enumerate(read_jsonl(RESULTS_EXTRA), 1):
-        if r["id"] in whole:
-            continue
         text = texts.get(r["id"])
-        # a paper in both corpora is read once ("document : Title ..." and its PDF's text)
-        opening = "".join(c for c in text or "" if c.isalnum())[-200:].lower()
-        if text is not None and opening not in seen:
-            seen.add(opening)
-            out.append(
-                {
-                    "source": r["id"],
-                    "index": n,
-                    "head": text[:50],
-                    "text": text,
-                    "entities": [],
-                    "optional": [],
-                    "relations": [],
-                    "results": r["results"],
-                }
-            )
+        if r["id"] in whole or text is None or _ending(text) in seen:
+            continue  # a paper in both corpora is read once
+        seen.add(_ending(text))
+        out.append(
+            {
+                "source": r["id"],
+                "index": n,
+                "head": text[:50],
+                "text": text,
+                "entities": [],
+                "optional": [],
+                "relations": [],
+                "results": r["results"],
+            }
+        )
     return out
-
-
-#: the 271 abstracts of ../shared/data/nlp_tdms (NLP papers of 2014-2018, Apache-2.0),
-#: annotated whole by GUIDELINE.md (training/README.md): their results are trained on
-TDMS = HERE / "annotations" / "tdms.jsonl"
 
 
 def tdms() -> list[dict]:
     """The NLP-TDMS annotations joined with their texts; [] with a note when
-    ../shared/data/nlp_tdms is missing."""
+    ../shared/data/nlp_tdms or the annotations are missing."""
     path = DATA / "nlp_tdms" / "abstracts.jsonl"
-    if not path.exists() or not TDMS.exists():
-        print(f"{path} is missing: training without its annotations", file=sys.stderr)
-        return []
+    for needed in (path, TDMS):
+        if not needed.exists():
+            print(f"{needed} is missing: training without NLP-TDMS", file=sys.stderr)
+            return []
     texts = {f"tdms:{r['paper']}": r["abstract"] for r in read_jsonl(path)}
     out = []
     for n, r in enumerate(read_jsonl(TDMS), 1):
@@ -128,9 +132,13 @@ def tdms() -> list[dict]:
 
 def stage_extra() -> dict[str, list[dict]]:
     """The records each stage learns from beside the pool and train.jsonl: the results of the
-    NLP-TDMS abstracts and of SciREX's teach the result model (training/README.md: read by
-    the entity model too, NLP-TDMS gained the cross-validation and lost every held-out set)."""
-    return {"result": tdms() + extra_results()}
+    NLP-TDMS abstracts and of SciREX's teach the result model, each paper once
+    (training/README.md: read by the entity model too, NLP-TDMS gained the cross-validation
+    and lost every held-out set)."""
+    out: dict[str, dict] = {}
+    for r in tdms() + extra_results():  # the whole annotation first
+        out.setdefault(_ending(r["text"]), r)
+    return {"result": list(out.values())}
 
 
 def _halves(records: list[dict], name: str) -> list[dict]:

@@ -13,6 +13,7 @@ numbers and decides the fold's. The result F1 is score.py's, as training/crossva
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import sys
@@ -159,7 +160,7 @@ class _Doc:
 
 
 def main() -> None:
-    args = options(__doc__.splitlines()[0])
+    args = options(__doc__.splitlines()[0], extra=True)
     records = args.records
 
     def before(m: Models) -> object:  # what the stages before the results decide
@@ -169,15 +170,22 @@ def main() -> None:
     extra, extra_cache = None, None
     if args.extra:
         extra = stage_extra()["result"]
+        sources = [r["source"] for r in extra]
+        key = hashlib.sha256(json.dumps(sources).encode()).hexdigest()[:12]
         extra_cache = []
         for k in range(args.folds):
-            path = args.cache / f"extra-{len(extra)}-{k}.pkl"
+            path = args.cache / f"extra-{key}-fold-{k}.pkl"
             if not path.exists():
+                if args.models is None:
+                    raise SystemExit(f"{path} is missing: run with --models once to make it")
                 raw = json.loads((args.models / f"fold-{k}.json").read_text(encoding="utf-8"))
                 m = models_from_json(raw)
                 earlier = Models(m.entity, m.proposed, m.relation, None)
-                path.write_bytes(pickle.dumps(keep(extra, earlier)))
-            extra_cache.append(pickle.loads(path.read_bytes()))
+                path.write_bytes(pickle.dumps((sources, keep(extra, earlier))))
+            kept_sources, kept = pickle.loads(path.read_bytes())
+            if kept_sources != sources:
+                raise SystemExit(f"{path} was made of other abstracts: remove it")
+            extra_cache.append(kept)
     with tempfile.TemporaryDirectory() as tmp:
         out = args.save or Path(tmp)
         print(evaluate(records, cache, out, args.verbose, extra, extra_cache))

@@ -369,7 +369,10 @@ def main() -> None:
         reuse = {n: LinearModel.from_json(raw[n]) for n in ("entity", "proposed", "relation")}
     left_out = {r["text"] for name in args.without for r in gold(name)}
     records = [r for name in args.sets for r in gold(name) if r["text"] not in left_out]
+    if "tdms" in args.sets:
+        raise SystemExit("tdms is read by the result model alone (goldsets.stage_extra)")
     extra = {} if args.no_extra else stage_extra()
+    extra = {k: [r for r in v if r["text"] not in left_out] for k, v in extra.items()}
     models = train(records, reuse=reuse, extra=extra)
     data = {name: model.to_json() for name, model in models.items()}
     data["trained_on"] = {"sets": args.sets, "without": args.without, "abstracts": len(records)}

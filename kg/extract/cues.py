@@ -64,6 +64,9 @@ class Cues:
     result_fillers: frozenset[str]  #: words between a cue and its number
     result_metric_words: frozenset[str]  #: metric names beyond metric_words
     result_rival_words: frozenset[str]  #: a number after them is an unnamed rival's
+    #: words that start another clause: a resource after them is not where a figure before
+    #: them was measured ("…, while on MiniWob++")
+    result_clause_breaks: frozenset[str]
     prior_work_words: frozenset[str]  #: a name after them is someone else's work
     named_stop: frozenset[str]
     named_skip: frozenset[str]
@@ -153,6 +156,7 @@ def read_cues(path: Path) -> Cues:
         result_fillers=frozenset(raw["result_fillers"]),
         result_metric_words=frozenset(raw["result_metric_words"]),
         result_rival_words=frozenset(raw["result_rival_words"]),
+        result_clause_breaks=frozenset(raw["result_clause_breaks"]),
         prior_work_words=frozenset(raw["prior_work_words"]),
         named_stop=frozenset(raw["named_stop"]),
         named_skip=frozenset(raw["named_skip"]),

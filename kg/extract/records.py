@@ -31,6 +31,8 @@ from kg.names import fold
 
 #: what marks a name written in TeX: math or a command
 _TEX = re.compile(r"[$\\]")
+#: what marks HTML or an entity in a mention: no TeX form
+_HTML = re.compile(r"[<>&]")
 #: doc.user_data keys of the proposed and relation features (read by training/train.py)
 PROPOSED_FEATURES = "kg_proposed_features"
 PAIR_FEATURES = "kg_pair_features"
@@ -111,17 +113,23 @@ class _Where:
         return Mention(start, end, self.paper.text[start:end], self.sentence[first])
 
     def name_mention(self, first: int, last: int) -> Mention:
-        """The mention of a name: `mention`, with the `$` that closes or opens its math
-        ("FUSH$^2$", not "FUSH$^2"; "$\\tau$-bench", not "\\tau$-bench")."""
+        """The mention of a name: `mention`, widened to the math it starts or ends inside
+        ("FUSH$^2$", not "FUSH$^2"; "$\\tau$-bench", not "\\tau$-bench") when that makes it a
+        whole TeX form (`_is_tex_form`)."""
         m = self.mention(first, last)
         text = self.paper.text
         start, end = m.start, m.end
-        if m.text.count("$") % 2:
-            if text[end : end + 1] == "$":
-                end += 1
-            elif start > 0 and text[start - 1] == "$":
-                start -= 1
-        return Mention(start, end, text[start:end], m.sentence) if end - start != len(m.text) else m
+        if _dollars(text[:start]) % 2:  # it starts inside math: back to the math's opening
+            opening = text.rfind("$", 0, start)
+            if not any(c.isspace() for c in text[opening:start]):
+                start = opening
+        if _dollars(text[start:end]) % 2:  # it ends inside math: on to its closing
+            closing = text.find("$", end)
+            if closing >= 0 and not any(c.isspace() for c in text[end:closing]):
+                end = closing + 1
+        if (start, end) == (m.start, m.end) or not _is_tex_form(text[start:end]):
+            return m
+        return Mention(start, end, text[start:end], m.sentence)
 
     def sentences(self) -> tuple[Sentence, ...]:
         at, word = self.at, self.word
@@ -165,8 +173,9 @@ def _entities(
 
 def _is_tex_form(text: str) -> bool:
     """Whether a mention is a name written in TeX, whole: its math closed, its braces
-    paired, no Markdown emphasis ("A$^3$T", "$k$-means"; not "UA**$^2$", "P_{T}^{\\gamma")."""
-    if not _TEX.search(text) or "*" in text or text.count("$") % 2:
+    paired, no Markdown emphasis nor HTML ("A$^3$T", "$k$-means", "Q$^*$Net"; not
+    "UA**$^2$", "P_{T}^{\\gamma", "Bar<sub>2</sub>$^2$")."""
+    if not _TEX.search(text) or "**" in text or _dollars(text) % 2 or _HTML.search(text):
         return False
     depth = 0
     for c in text:
@@ -174,6 +183,11 @@ def _is_tex_form(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+def _dollars(text: str) -> int:
+    """How many `$` of a text open or close math (an escaped `\\$` does neither)."""
+    return text.count("$") - text.count("\\$")
 
 
 def _result(reported: Reported, name_of: dict[str, str], where: _Where) -> Result:

@@ -191,8 +191,7 @@ def _on(lower: list[str], end: int, start: int) -> bool:
 
 _RIVALS = load_cues().strong_comparison_cues  # kg/data/cues.json
 _PLACES = frozenset({"on", "in", "across"})
-#: words that start another clause: what follows them is not where a figure was measured
-_CLAUSE_BREAKS = frozenset({"while", "whereas", ";", "but", "although"})
+_CLAUSE_BREAKS = load_cues().result_clause_breaks  # kg/data/cues.json
 
 
 #: words before a system's name that make it a means or a rival, not the one scored
