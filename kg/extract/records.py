@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from functools import cached_property
 
 from spacy.tokens import Doc
 
@@ -117,19 +119,29 @@ class _Where:
         ("FUSH$^2$", not "FUSH$^2"; "$\\tau$-bench", not "\\tau$-bench") when that makes it a
         whole TeX form (`_is_tex_form`)."""
         m = self.mention(first, last)
+        marks = self.dollars
+        if not marks:
+            return m
         text = self.paper.text
         start, end = m.start, m.end
-        if _dollars(text[:start]) % 2:  # it starts inside math: back to the math's opening
-            opening = text.rfind("$", 0, start)
-            if not any(c.isspace() for c in text[opening:start]):
-                start = opening
-        if _dollars(text[start:end]) % 2:  # it ends inside math: on to its closing
-            closing = text.find("$", end)
-            if closing >= 0 and not any(c.isspace() for c in text[end:closing]):
-                end = closing + 1
+        before = bisect_left(marks, start)  # the math marks before the mention
+        if before % 2 and not any(c.isspace() for c in text[marks[before - 1] : start]):
+            start = marks[before - 1]  # it starts inside math: back to the math's opening
+        after = bisect_left(marks, end)  # the first math mark at or past its end
+        if (after - bisect_left(marks, start)) % 2 and after < len(marks):
+            if not any(c.isspace() for c in text[end : marks[after]]):
+                end = marks[after] + 1  # it ends inside math: on to its closing
         if (start, end) == (m.start, m.end) or not _is_tex_form(text[start:end]):
             return m
         return Mention(start, end, text[start:end], m.sentence)
+
+    @cached_property
+    def dollars(self) -> list[int]:
+        """The offsets of the `$` that open or close math in `paper.text` (not `\\$`)."""
+        text = self.paper.text
+        if "$" not in text:
+            return []
+        return [i for i, c in enumerate(text) if c == "$" and text[i - 1 : i] != "\\"]
 
     def sentences(self) -> tuple[Sentence, ...]:
         at, word = self.at, self.word
