@@ -90,13 +90,11 @@ def extra_results() -> list[dict]:
             )
             continue
         texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
-    # an abstract annotated whole (tdms.jsonl) is read there, not here
-    whole = {r["id"] for r in read_jsonl(TDMS)} if TDMS.exists() else set()
     seen: set[str] = set()
     out = []
     for n, r in enumerate(read_jsonl(RESULTS_EXTRA), 1):
         text = texts.get(r["id"])
-        if r["id"] in whole or text is None or _ending(text) in seen:
+        if text is None or _ending(text) in seen:
             continue  # a paper in both corpora is read once
         seen.add(_ending(text))
         out.append(
@@ -136,7 +134,7 @@ def stage_extra() -> dict[str, list[dict]]:
     (training/README.md: read by the entity model too, NLP-TDMS gained the cross-validation
     and lost every held-out set)."""
     out: dict[str, dict] = {}
-    for r in tdms() + extra_results():  # the whole annotation first
+    for r in tdms() + extra_results():  # the whole annotation first, its copies left out
         out.setdefault(_ending(r["text"]), r)
     return {"result": list(out.values())}
 

@@ -13,9 +13,9 @@ numbers and decides the fold's. The result F1 is score.py's, as training/crossva
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
-import pickle
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ from train import choose, fit, result_examples  # noqa: E402
 from kg.export.extractions import extraction_record  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
-from kg.extract.classifier import LinearModel, Models, models_from_json  # noqa: E402
+from kg.extract.classifier import LinearModel, Models  # noqa: E402
 from kg.extract.components import CHOSEN  # noqa: E402
 from kg.extract.found import Found  # noqa: E402
 from kg.extract.markup import strip_markup  # noqa: E402
@@ -159,33 +159,27 @@ class _Doc:
         self.user_data = {RESULT_FEATURES: featured}
 
 
+def _earlier(m: Models) -> Models:
+    """A fold's models of the stages before the results."""
+    return Models(m.entity, m.proposed, m.relation, None)
+
+
 def main() -> None:
     args = options(__doc__.splitlines()[0], extra=True)
     records = args.records
 
-    def before(m: Models) -> object:  # what the stages before the results decide
-        return keep(records, Models(m.entity, m.proposed, m.relation, None))
-
-    cache = fold_caches(args, before)
+    cache = fold_caches(args, lambda m: keep(records, _earlier(m)))
     extra, extra_cache = None, None
     if args.extra:
+        # each fold's view of the extra abstracts, in a cache of their own: its folder is
+        # named by the abstracts it holds
         extra = stage_extra()["result"]
-        sources = [r["source"] for r in extra]
-        key = hashlib.sha256(json.dumps(sources).encode()).hexdigest()[:12]
-        extra_cache = []
-        for k in range(args.folds):
-            path = args.cache / f"extra-{key}-fold-{k}.pkl"
-            if not path.exists():
-                if args.models is None:
-                    raise SystemExit(f"{path} is missing: run with --models once to make it")
-                raw = json.loads((args.models / f"fold-{k}.json").read_text(encoding="utf-8"))
-                m = models_from_json(raw)
-                earlier = Models(m.entity, m.proposed, m.relation, None)
-                path.write_bytes(pickle.dumps((sources, keep(extra, earlier))))
-            kept_sources, kept = pickle.loads(path.read_bytes())
-            if kept_sources != sources:
-                raise SystemExit(f"{path} was made of other abstracts: remove it")
-            extra_cache.append(kept)
+        sources = json.dumps([r["source"] for r in extra]).encode()
+        folder = args.cache / f"extra-{hashlib.sha256(sources).hexdigest()[:12]}"
+        extra_cache = fold_caches(
+            argparse.Namespace(**{**vars(args), "cache": folder}),
+            lambda m: keep(extra, _earlier(m)),
+        )
     with tempfile.TemporaryDirectory() as tmp:
         out = args.save or Path(tmp)
         print(evaluate(records, cache, out, args.verbose, extra, extra_cache))
