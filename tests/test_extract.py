@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kg.export.extractions import extraction_record
 from kg.extract import extract
 from kg.extract.abbreviations import best_long_form
 from kg.extract.markup import strip_markup
@@ -364,6 +365,35 @@ def test_no_entity_name_of_icml_2024_keeps_markup(nlp):
 )
 def test_a_tex_form_is_whole(text, whole):
     assert _is_tex_form(text) is whole
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "written"),
+    [
+        (
+            "This paper introduces FIRE (**FI**nancial **R**elation **E**xtraction), a model. "
+            "FIRE is built on BERT and evaluated on SQuAD, where FIRE reaches 85.2% F1.",
+            "FInancial Relation Extraction",
+            "FIRE",
+        ),  # a long form cleaned of markup: its acronym is what the text writes
+        (
+            "We propose A$^3$T, a new attention method. "
+            "A$^3$T is built on BERT and evaluated on SQuAD, where A$^3$T reaches 85.2% F1.",
+            "A³T",
+            "A$^3$T",
+        ),  # a name written in TeX
+    ],
+)
+def test_relations_and_results_name_an_entity_as_the_text_writes_it(nlp, text, name, written):
+    (ex,) = extract([paper(text)], nlp)
+    assert name in {e.name for e in ex.entities} and name not in text
+    record = extraction_record(ex, {})
+    ends = {r["head"] for r in record["relations"] if r["relation"] != "proposes"}
+    assert ends == {written}  # the scorer's format: names from the abstract
+    assert [r["subject"] for r in record["results"]] == [written]
+    # the entity's own record still names it, with the written form an alias
+    (entity,) = [e for e in record["entities"] if e["name"] == name]
+    assert written in entity["aliases"]
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,35 @@ from typing import BinaryIO
 from kg.model import Extraction, KnowledgeGraph
 
 
+def written_names(ex: Extraction) -> dict[str, str]:
+    """The form the abstract writes of each entity whose name it does not contain.
+
+    A name cleaned of markup (`**F**inancial **R**elation **E**xtraction`) or of TeX occurs
+    nowhere in the text; a relation or a result refers to such an entity by the first of
+    its aliases that does ("FIRE"), as the scorer's format (names from the abstract) asks.
+    """
+    text = ex.paper.text
+    written = {}
+    for e in ex.entities:
+        if e.name not in text:
+            alias = next((a for a in e.aliases if a in text), None)
+            if alias is not None:
+                written[e.name] = alias
+    return written
+
+
+def _written(written: Mapping[str, str], name: str | None) -> str | None:
+    return None if name is None else written.get(name, name)
+
+
 def extraction_record(ex: Extraction, keys: Mapping[tuple[str, str], str]) -> dict:
-    """One JSON Lines record in the scorer's format plus ids, source and mention offsets."""
+    """One JSON Lines record in the scorer's format plus ids, source and mention offsets.
+
+    Relations and results name their ends as the abstract writes them (`written_names`);
+    each entity's `name` and `aliases` say which entity that is.
+    """
     p = ex.paper
+    written = written_names(ex)
     return {
         "paper": p.id,
         "source": p.source,
@@ -37,17 +63,22 @@ def extraction_record(ex: Extraction, keys: Mapping[tuple[str, str], str]) -> di
             for e in ex.entities
         ],
         "relations": [
-            {"head": r.head, "relation": r.relation.value, "tail": r.tail, "sentence": r.sentence}
+            {
+                "head": written.get(r.head, r.head),
+                "relation": r.relation.value,
+                "tail": written.get(r.tail, r.tail),
+                "sentence": r.sentence,
+            }
             for r in ex.relations
         ],
         "results": [
             {
-                "subject": r.subject,
+                "subject": _written(written, r.subject),
                 "metric": r.metric,
                 "value": float(r.value),
                 "value_text": str(r.value),
                 "unit": r.unit,
-                "benchmark": r.benchmark,
+                "benchmark": _written(written, r.benchmark),
                 "sentence": r.sentence,
                 "start": r.start,
                 "end": r.end,
