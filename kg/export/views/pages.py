@@ -209,7 +209,11 @@ def templates() -> Environment:
     """One environment for every page: Jinja compiles each template once (a new environment
     per page spent 84% of a page's time compiling again)."""
     return Environment(
-        loader=PackageLoader("kg.export.views", "templates"), autoescape=select_autoescape(["html"])
+        loader=PackageLoader("kg.export.views", "templates"),
+        autoescape=select_autoescape(["html"]),
+        # the templates are package data, the same all build long: no stat of the template
+        # on every page to see whether it changed
+        auto_reload=False,
     )
 
 
