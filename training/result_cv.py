@@ -28,7 +28,7 @@ from folds import fold_caches, options  # noqa: E402
 from goldsets import score, stage_extra  # noqa: E402
 from train import choose, fit, result_examples  # noqa: E402
 
-from kg.export.extractions import extraction_record  # noqa: E402
+from kg.export.extractions import extraction_record, written_forms  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
 from kg.extract.candidates import EMPHASIS  # noqa: E402
 from kg.extract.classifier import LinearModel, Models  # noqa: E402
@@ -136,13 +136,17 @@ def evaluate(
             kept = cache[k][i]
             reported, _ = rerun(nlp, kept, model)
             record = dict(kept.record)
+            # named as extraction_record names them: as the text writes them
+            written = written_forms(
+                record["text"], ((e["name"], e["aliases"]) for e in record["entities"])
+            )
             record["results"] = [
                 {
-                    "subject": kept.name_of[s] if s else None,
+                    "subject": written.get(kept.name_of[s], kept.name_of[s]) if s else None,
                     "metric": m,
                     "value": float(v),
                     "unit": u,
-                    "benchmark": kept.name_of[b] if b else None,
+                    "benchmark": written.get(kept.name_of[b], kept.name_of[b]) if b else None,
                 }
                 for s, m, v, u, b, _ in reported
             ]

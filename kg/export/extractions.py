@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import BinaryIO
 
 from kg.model import Extraction, KnowledgeGraph
@@ -18,13 +18,17 @@ def written_names(ex: Extraction) -> dict[str, str]:
     nowhere in the text; a relation or a result refers to such an entity by the first of
     its aliases that does ("FIRE"), as the scorer's format (names from the abstract) asks.
     """
-    text = ex.paper.text
+    return written_forms(ex.paper.text, ((e.name, e.aliases) for e in ex.entities))
+
+
+def written_forms(text: str, entities: Iterable[tuple[str, Sequence[str]]]) -> dict[str, str]:
+    """`written_names` of (name, aliases) pairs in `text`."""
     written = {}
-    for e in ex.entities:
-        if e.name not in text:
-            alias = next((a for a in e.aliases if a in text), None)
+    for name, aliases in entities:
+        if name not in text:
+            alias = next((a for a in aliases if a in text), None)
             if alias is not None:
-                written[e.name] = alias
+                written[name] = alias
     return written
 
 
