@@ -277,3 +277,18 @@ def test_model_families_in_lower_case(name, family):
     from kg.extract.families import model_family
 
     assert model_family(name) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "cited", "kept"),
+    [
+        ("Recently, Papernot and Steinke (2022) proposed DP tuning.", "Papernot and Steinke", "DP"),
+        ("As Smith et al. show, FooNet is fast.", "Smith", "FooNet"),
+        ("Vaswani et al. (2017) proposed the Transformer.", "Vaswani", "Transformer"),
+        ("Zhang and Bansal (2021a) show that BERT helps.", "Zhang and Bansal", "BERT"),
+    ],
+)
+def test_authors_cited_are_no_candidates(nlp, text, cited, kept):
+    """A name followed by a year in parentheses or "et al." is the authors of a citation."""
+    found = candidates(nlp, text)
+    assert cited not in found and kept in found

@@ -49,6 +49,7 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
         ("gains of 5.61%|3.90%", ["5.61", "%", "|", "3.90"]),
         # an arrow joins a figure before and after
         ("GSM8K (5.9%→10.9%)", ["5.9", "%", "→", "10.9"]),
+        ("MNIST↔SVHN and 5.9%↔7%", ["MNIST", "↔", "SVHN", "5.9", "%"]),
         # an image resolution is no part of the dataset's name
         ("1.77 on CelebA-64×64 and ImageNet-256x256", ["CelebA", "-64×64", "ImageNet"]),
         # LaTeX's em-dash, inside a word, before one and after one
@@ -264,6 +265,14 @@ def test_any_text_gives_grounded_offsets(nlp, text):
             "A* search and Q* and a model's ``quoted'' &amp; more",
             'A* search and Q* and a model\'s "quoted" & more',
         ),
+        # a TeX arrow between two names parts them
+        (r"on MNIST$\leftrightarrow$SVHN and A$\Rightarrow$B", "on MNIST↔SVHN and A⇒B"),
+        # a Markdown link keeps its text and its URL, not its brackets
+        (
+            "data on [Kaggle](https://kaggle.com/d/x) and [**FooNet**](https://github.com/a/b)",
+            "data on Kaggle (https://kaggle.com/d/x) and FooNet (https://github.com/a/b)",
+        ),
+        ("[1] and [CLS], not links", "[1] and [CLS], not links"),
     ],
 )
 def test_markup_is_taken_out(text, clean):
@@ -287,7 +296,7 @@ def test_markup_offsets_map_back_to_the_abstract():
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.text(alphabet=st.sampled_from("ab Q*_$\\{}<>&;^/%`'x1.()"), max_size=80))
+@given(st.text(alphabet=st.sampled_from("ab Q*_$\\{}<>&;^/%`'x1.()[]"), max_size=80))
 def test_clean_text_maps_into_the_abstract(text):
     cleaned = strip_markup(text)
     for i in range(len(cleaned.text)):
@@ -296,6 +305,21 @@ def test_clean_text_maps_into_the_abstract(text):
     if cleaned.text:
         a, b = cleaned.original(0, len(cleaned.text))
         assert a <= b and b <= len(text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["[", "]", "(", ")", "](https://x.org/", "Foo", " ", "**", "$", "\\to"]),
+        max_size=30,
+    ).map("".join)
+)
+def test_links_map_into_the_abstract(text):
+    """Markdown links, brackets and markup mixed: every clean character maps back."""
+    cleaned = strip_markup(text)
+    for i in range(len(cleaned.text)):
+        a, b = cleaned.original(i, i + 1)
+        assert 0 <= a < b <= len(text)
 
 
 def test_names_with_markup_come_out_whole_and_clean(nlp):
@@ -583,3 +607,18 @@ def test_a_name_inside_a_lexicon_name_kept_in_full_is_dropped():
     rival = Group("x", spans=[(6, 8)])
     surer = [*decisions[:2], Decision("Method", 0.9, "")]
     assert select([full, short, rival], surer) == [((5, 6), 1), ((6, 8), 2), ((9, 10), 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a citation placeholder of the ACL Anthology's dumps, languages, places, a currency
+        "We build on the work of (CITATION) and propose FooNet, which translates Hindi, "
+        "Marathi and Telugu texts. FooNet outperforms BERT on COVID and U.S. data.",
+        "We propose FooNet. FooNet outperforms BERT on English and Chinese text, at 300 "
+        "GPU-hours in USD.",
+    ],
+)
+def test_words_of_the_world_are_no_entities(nlp, text):
+    """cues.json's generic terms: no abstract's language, place or placeholder is a name."""
+    assert set(entities(nlp, text)) == {"FooNet", "BERT"}

@@ -56,6 +56,21 @@ class Abbreviation:
     short: int
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d[a-z]?")
+
+
+def _cites_authors(lower: list[str], end: int) -> bool:
+    """Whether the words before token `end` are authors cited: a year in parentheses or
+    "et al." follows them ("Zhang and Bansal (2021)"); no name of a method, model or
+    dataset is written so."""
+    after = lower[end : end + 3]
+    if len(after) >= 2 and after[0] == "et" and after[1] in ("al.", "al"):
+        return True
+    return (
+        len(after) == 3 and after[0] == "(" and after[2] == ")" and bool(_YEAR.fullmatch(after[1]))
+    )
+
+
 class CandidateFinder:
     """Every generator over one Doc; `find` returns candidates and acronym pairs."""
 
@@ -118,6 +133,8 @@ class CandidateFinder:
             marker = end - start <= 3 and is_marker("".join(words[start:end]))
             if own is None and marker and not short:
                 continue  # "(a)", "**(II)**", "**53** tasks", "$K$": no name
+            if _cites_authors(lower, end):
+                continue  # "Papernot and Steinke (2022) proposed", "Smith et al. show"
             if spans:
                 at = offsets(doc)
                 a, b = at[start], at[end - 1] + len(words[end - 1])

@@ -14,11 +14,11 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 #: characters without which a text holds no markup this module reads
-_TRIGGERS = re.compile(r"[\\$*_{}]|<[a-zA-Z/]|&[#a-zA-Z]|``|''")
+_TRIGGERS = re.compile(r"[\\$*_{}]|<[a-zA-Z/]|&[#a-zA-Z]|``|''|\]\(https?://")
 #: the characters every match of `_TRIGGERS` starts with (one character class: a fast scan)
-_TRIGGER_START = re.compile(r"[\\$*_{}<&`']")
+_TRIGGER_START = re.compile(r"[\\$*_{}<&`'\]]")
 #: the characters `_scan` stops at
-_SPECIAL = re.compile(r"[\\$*_{}<&`'^]")
+_SPECIAL = re.compile(r"[\\$*_{}<&`'^\[\]]")
 
 _GREEK = (
     "alpha α beta β gamma γ delta δ epsilon ϵ varepsilon ε zeta ζ eta η theta θ vartheta ϑ "
@@ -42,6 +42,14 @@ _SYMBOLS = dict(zip(_GREEK[::2], _GREEK[1::2], strict=True)) | {
     "rightarrow": "→",
     "to": "→",
     "leftarrow": "←",
+    "gets": "←",
+    "longrightarrow": "→",
+    "Rightarrow": "⇒",
+    "Longrightarrow": "⇒",
+    "Leftarrow": "⇐",
+    "leftrightarrow": "↔",
+    "Leftrightarrow": "⇔",
+    "mapsto": "↦",
     "in": "∈",
     "dots": "…",
     "ldots": "…",
@@ -63,6 +71,8 @@ _BOLD = re.compile(r"\*\*(?=\S)(?:[^*\n]|\*(?!\*)){1,200}?(?<=\S)\*\*")
 # marker alone, not every character)
 _STAR = re.compile(r"\*(?<![\w*\\]\*)(?=[^\s*])[^*\n]{1,200}?(?<=[^\s*\\])\*(?![\w*])")
 _LEFT_OVER = re.compile(r"\*\*+|\*(?<=[A-Za-z]\*)(?=[A-Za-z])")
+# a Markdown link, [FooNet](https://github.com/…): its brackets go, the URL stays as text
+_LINK = re.compile(r"\[(?=[^\[\]\n]{1,100}\]\(https?://)")
 _UNDERSCORE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
 
 
@@ -177,6 +187,11 @@ def _emphasis_markers(text: str) -> tuple[dict[int, str], list[tuple[int, int]]]
             pairs.append((m.start(), m.end() - width))
             if glued and ends_word:
                 drop[m.start()] = " "
+    # [FooNet](https://…) reads "FooNet (https://…)"
+    for m in _LINK.finditer(text):
+        close = text.index("]", m.end())
+        drop[m.start()] = ""
+        drop[close] = " "
     # a bold marker left unpaired (a run cut by the scrape) is markup too, and so is a star
     # inside a word (**Rein*for*mer**): a name's own star ends it (A*, Q*)
     for m in _LEFT_OVER.finditer(text):
@@ -230,7 +245,7 @@ def _markup(text: str, i: int, end: int, out: _Writer, drop: dict[int, str], mat
         return close + width
     if c in "{}":
         return i + 1
-    if c in "*_" and i in drop:
+    if c in "*_[]" and i in drop:
         out.marks[i] = (out.length, out.length + len(drop[i]))
         out.put(drop[i], i, i + 1)
         return i + 1
