@@ -292,3 +292,28 @@ def test_authors_cited_are_no_candidates(nlp, text, cited, kept):
     """A name followed by a year in parentheses or "et al." is the authors of a citation."""
     found = candidates(nlp, text)
     assert cited not in found and kept in found
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "overrun"),
+    [
+        (
+            "We introduce GlyphSynth publicly available, a specialized dataset.",
+            "GlyphSynth",
+            "GlyphSynth publicly available",
+        ),
+        (
+            "The search method called neural channel expansion can adapt several networks.",
+            "neural channel expansion",
+            "neural channel expansion can adapt several",
+        ),
+    ],
+)
+def test_a_name_phrase_ends_at_an_adverb_or_a_modal(nlp, text, name, overrun):
+    found = candidates(nlp, text)
+    assert name in found and overrun not in found
+
+
+def test_an_adverb_that_opens_a_name_is_its_own(nlp):
+    text = "We propose an algorithm called distributionally robust value iteration for MDPs."
+    assert "distributionally robust value iteration" in candidates(nlp, text)

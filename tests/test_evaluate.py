@@ -110,13 +110,11 @@ def test_dev_figures_do_not_regress(built):
 
 def test_seed_004_figures_do_not_regress(built):
     """Floors at the figures on seed 004 as a helper annotated it blind by GUIDELINE.md
-    (training/annotations/seed004.jsonl, never trained on: strict 0.889, proposed 0.939,
-    relation 0.912, result 0.727: 5 results, one is 0.1; the proposed floor was 0.94 at 0.960
-    before the models were retrained on 2026-12-03 with cues.json's languages and
-    placeholders, the Markdown links and TeX arrows and no cited authors as candidates (the
-    cross-validation gained: strict 0.815 → 0.817, proposed 0.880 → 0.884): they no longer
-    take Visual Contextual Reasoning Benchmark, whose short form the text also names, as
-    proposed; the floors were 0.87 and 0.92 at
+    (training/annotations/seed004.jsonl, never trained on: strict 0.889, proposed 0.960,
+    relation 0.912, result 0.667: 5 results, one is 0.1; 0.727 before the models were
+    retrained on 2026-12-03's generic terms, links, arrows and name phrases, the
+    cross-validated result 0.529 → 0.526; a model trained in between took 0.939 proposed;
+    the floors were 0.87 and 0.92 at
     0.878 and 0.933; the result floor was 0.7 at 0.800, before the result model learnt from
     SciREX and NLP-TDMS results: cross-validated 0.490 → 0.500, here a right figure, 61.8,
     on the benchmark of an earlier sentence where the gold has none, and a model of 0.667
@@ -125,7 +123,7 @@ def test_seed_004_figures_do_not_regress(built):
     figures = reference(gold, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
     assert figures["strict"]["f1"] >= 0.86
-    assert figures["proposed"]["f1"] >= 0.93
+    assert figures["proposed"]["f1"] >= 0.94
     assert figures["relation"]["f1"] >= 0.91
     assert figures["result"]["f1"] >= 0.6
 

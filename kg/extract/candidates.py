@@ -56,6 +56,19 @@ class Abbreviation:
     short: int
 
 
+#: a lower-case word that ends a name's phrase: a modal verb or an adverb ("called neural
+#: channel expansion can adapt …", "we introduce GlyphSynth publicly available, a dataset",
+#: "we design reward functions related specifically to …")
+_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
+_ADVERB = re.compile(r"[a-z]{3,}(?:ally|ively|ously|ately|ently|antly|ibly|ably|icly)")
+
+
+def _ends_phrase(word: str) -> bool:
+    """Whether `word` (as written) ends the phrase of a name before it (first in a phrase,
+    an adverb is part of the name: "distributionally robust value iteration")."""
+    return word in _MODALS or bool(_ADVERB.fullmatch(word))
+
+
 _YEAR = re.compile(r"(?:19|20)\d\d[a-z]?")
 
 
@@ -214,6 +227,8 @@ class CandidateFinder:
             w = words[end]
             if not (w[:1].isalnum() or w.startswith(("-", "'"))) or lower[end] in stop:
                 break
+            if end > start and _ends_phrase(w):
+                break
             if w in _DASHES:  # "referred to as BRAIn - Bayesian …": the name ends at a dash
                 break
             end += 1
@@ -235,7 +250,7 @@ class CandidateFinder:
         stop = self.cues.named_stop
         end = start
         while end < n and end - start < 6 and words[end][:1].isalnum() and lower[end] not in stop:
-            if lower[end] in STOP_WORDS:
+            if lower[end] in STOP_WORDS or (end > start and _ends_phrase(words[end])):
                 return
             end += 1
         if end > start and (end == n or words[end] in _LIST_ENDS):
@@ -294,7 +309,7 @@ class CandidateFinder:
             start = i + 1
             end = start
             while end < n and end - start < 6 and _phrase_word(words[end]):
-                if lower[end] in stop:
+                if lower[end] in stop or (end > start and _ends_phrase(words[end])):
                     break
                 end += 1
             if end == start or lower[start] in self.cues.proposal_np_stop:
