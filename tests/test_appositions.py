@@ -48,6 +48,21 @@ def _call(nlp, text: str, name: str) -> str | None:
             "Method",
         ),
         ("We release Quarry, a family of open-source foundation models.", "Quarry", "Model"),
+        # a group's noun ("series", "suite", "set") is named by what it holds
+        (
+            "We introduce Lumen, a series of self-supervised image retrieval models.",
+            "Lumen",
+            "Model",
+        ),
+        ("We release Quarry, a suite of models for chemistry.", "Quarry", "Model"),
+        # modifiers joined by a comma: the phrase goes on to its head noun
+        (
+            "We propose MR-Foo, a multiregion, switching nonlinear state space model.",
+            "MR-Foo",
+            "Model",
+        ),
+        # a comma after the head noun still ends the phrase
+        ("We propose FooRoute, a routing algorithm, and a model.", "FooRoute", "Method"),
         (
             "We build CodeCave, a suite of benchmarks for repository repair.",
             "CodeCave",

@@ -224,3 +224,28 @@ def test_a_relation_word_further_before_the_tail(tokens):
     features = pair_features(doc, "FooNet", "BazQA", shared)
     assert "far:pretrained|Dataset" in features
     assert "c:pretrained" not in features  # the near window is five words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet gains a 29.7% relative improvement over OldNet on BazQA.",
+        "FooNet is 2x faster than OldNet on BazQA.",
+        "FooNet improves upon OldNet on BazQA.",
+    ],
+)
+def test_a_gain_over_a_system_is_a_comparison(tokens, text):
+    doc = tokens("We propose FooNet. " + text)
+    found = entities(doc, {"FooNet": M, "OldNet": M, "BazQA": B})
+    rules = find_relations(doc, found, ["FooNet"])
+    assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") in rules
+    shared = _pairs(doc, found, ["FooNet"], rules)
+    assert "t_gain_over" in pair_features(doc, "FooNet", "OldNet", shared)
+
+
+def test_more_than_is_no_gain(tokens):
+    """ "more than" counts things; the system named after it is not beaten."""
+    doc = tokens("We propose FooNet. FooNet runs on more than OldNet on BazQA.")
+    found = entities(doc, {"FooNet": M, "OldNet": M, "BazQA": B})
+    rules = find_relations(doc, found, ["FooNet"])
+    assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") not in rules

@@ -30,15 +30,54 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     found = None
     evaluation = load_cues().evaluation_heads
     for k in range(start, min(end, start + _LONGEST)):
+        if lower[k] == "%":
+            return None  # "FooBench, a 22.1% improvement over the base model": no name for it
         if _ends_phrase(lower[k]):
+            if lower[k] == "of" and k > start and lower[k - 1] in _CONTAINERS:
+                continue  # "a series of image retrieval models": what it holds names it
+            if lower[k] == "," and found is None and _adjective_follows(lower, k, end):
+                continue  # "a multiregion, switching nonlinear state space model"
             if found == "M" and _evaluates(lower, k):
                 found = "B"  # "a framework for evaluating LLMs"
             break
+        if found is not None and _clause_after_head(lower, heads, k):
+            break  # "a framework exploiting large language models": a framework
         if heads[k] != " ":
             found = heads[k]
             if k > start and lower[k - 1] in evaluation and found == "M":
                 found = "B"  # "an evaluation framework", "a test suite"
     return found
+
+
+#: nouns of a group whose members name it: "a suite of models", "a family of benchmarks"
+_CONTAINERS = frozenset(
+    {"series", "set", "suite", "family", "collection", "range", "pair", "variety", "class"}
+)
+
+
+def _adjective_follows(lower: list[str], k: int, end: int) -> bool:
+    """Whether the comma at token `k` joins two modifiers of one noun ("a multiregion,
+    switching … model"): a lower-case word that opens no new phrase follows it."""
+    nxt = lower[k + 1] if k + 1 < end else ""
+    return nxt.isalpha() and nxt not in _OPENERS and nxt not in load_cues().proposal_phrase_stop
+
+
+#: words that, after the head noun, start what the phrase says of it
+_AFTER_HEAD = frozenset(
+    {"across", "against", "beyond", "between", "into", "over", "through", "under", "via"}
+    | {"without", "capable", "able", "designed", "built", "trained", "tailored"}
+)
+
+
+def _clause_after_head(lower: list[str], heads: str, k: int) -> bool:
+    """Whether token `k`, after a head noun, starts a clause or modifier of it ("… framework
+    targeting augmented LLMs", "… method across popular models") rather than going on with
+    the noun phrase ("a model training framework": a head noun follows the -ing word)."""
+    word = lower[k]
+    if word in _AFTER_HEAD:
+        return True
+    following = heads[k + 1] if k + 1 < len(heads) else " "
+    return word.endswith("ing") and len(word) > 5 and following == " "
 
 
 def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | None:
@@ -47,6 +86,8 @@ def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | N
     i = b
     while i < last and lower[i].startswith("*"):
         i += 1
+    if i < last and lower[i] == ")" and "(" in lower[max(0, b - _LONGEST) : b]:
+        i += 1  # a long form in parentheses: "RAMDocs (Retrieval with … Documents), a dataset"
     if i < last and lower[i] == "(":  # "the Energy Transformer (ET), a …"
         close = next((k for k in range(i + 1, min(last, i + 10)) if lower[k] == ")"), None)
         if close is None:

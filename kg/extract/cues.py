@@ -80,6 +80,7 @@ class Cues:
     part_words: frozenset[str]
     self_nouns: frozenset[str]
     study_verbs: frozenset[str]
+    gain_words: frozenset[str]  #: "improvement over X", "faster than X": X is beaten
     dotted_abbreviations: tuple[str, ...]  #: one token each, ending no sentence (et al.)
 
 
@@ -170,5 +171,6 @@ def read_cues(path: Path) -> Cues:
         part_words=frozenset(raw["part_words"]),
         self_nouns=frozenset(raw["self_nouns"]),
         study_verbs=frozenset(raw["study_verbs"]),
+        gain_words=frozenset(raw["gain_words"]),
         dotted_abbreviations=tuple(raw["dotted_abbreviations"]),
     )

@@ -51,8 +51,7 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
     """
     if not proposed:
         return {}
-    types = {f.key: f.type for f in found}
-    systems = [k for k in proposed if types.get(k) in _SYSTEMS]
+    systems = proposed_systems(found, proposed)
     main = systems[0] if systems else proposed[0]
     out = _subject_rules(doc, found, proposed, main, None)
     # name-derived parts: V₁-Infer is part of V₁
@@ -62,11 +61,20 @@ def find_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Tr
     return out
 
 
+def proposed_systems(found: list[Found], proposed: list[str]) -> list[str]:
+    """The methods and models the paper proposes, in the order proposed (the first is the
+    paper's main system)."""
+    types: dict[str, EntityType] = {}
+    for f in found:
+        types.setdefault(f.key, f.type)
+    systems = [k for k in proposed if types.get(k) in _SYSTEMS]
+    return systems
+
+
 def other_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Triple, int]:
     """The same rules with each other system the paper proposes as their subject, read only
     in the sentences that name it ("we also introduce BarNet, trained on FooSet")."""
-    types = {f.key: f.type for f in found}
-    systems = [k for k in proposed if types.get(k) in _SYSTEMS]
+    systems = proposed_systems(found, proposed)
     out: dict[Triple, int] = {}
     for key in systems[1:]:
         where = {f.sent for f in found if f.key == key}
@@ -106,7 +114,10 @@ def _subject_rules(
         in_sent = by_sentence.get(index, [])
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
-        cue = next((i for i in range(start, end) if lower[i] in strong), None)
+        cue = next(
+            (i for i in range(start, end) if lower[i] in strong or gain_over(lower, i, start)),
+            None,
+        )
         if cue is not None and main_is_system:
             for f in in_sent:
                 if f.start > cue and f.type in _SYSTEMS and f.key not in proposed:
@@ -135,6 +146,16 @@ def _subject_rules(
             elif f.type is EntityType.METHOD and window & cues.method_use_cues:
                 add(main, RelationType.USES, f.key, index)
     return out
+
+
+#: what stands between a gain word and what it is gained over
+_OVER = frozenset({"over", "than", "against", "upon"})
+
+
+def gain_over(lower: list[str], k: int, first: int) -> bool:
+    """Whether token `k` is the "over" of a gain: "a 29.7% relative improvement over",
+    "2x faster than", "improves upon" (a gain word at most 3 tokens before it)."""
+    return lower[k] in _OVER and not load_cues().gain_words.isdisjoint(lower[max(first, k - 3) : k])
 
 
 #: beyond this many entities in one text, only entities named close together are paired
@@ -219,7 +240,7 @@ def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple
     by_key: dict[str, list[Found]] = {}
     for f in found:
         by_key.setdefault(f.key, []).append(f)
-    systems = [k for k in proposed if by_key[k][0].type in _SYSTEMS]
+    systems = proposed_systems(found, proposed)
     ranked = {k: n for n, k in enumerate(sorted(proposed, key=lambda k: -len(by_key[k])))}
     others = other_relations(doc, found, proposed)
     first = next((n for n, v in enumerate(proposal_verbs_of(doc)) if v is not None), 0)
@@ -308,6 +329,8 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
         if before & _VERSUS:
             seen.add("t_versus")
+        if any(gain_over(lower, k, first) for k in range(max(first, a - 10), a)):
+            seen.add("t_gain_over")  # "a 29.7% relative improvement over SimCLR"
         for w in lower[b : b + 3]:
             if w in vocabulary:
                 seen.add(f"a:{w}")

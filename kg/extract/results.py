@@ -85,6 +85,8 @@ def _subject(
     if _unnamed_rival(lower, fig, before[-1].end if before else 0):
         return None  # "65.07% (vs. previous SOTA 24.68%)", "the best baseline result of 66.6%"
     if not before:
+        if not systems and _about_others(lower, fig):
+            return None  # "Experiments on frontier LLMs reveal … approximately 0.2"
         return subject
     last = before[-1]
     if last.end == fig.start - 1 and lower[last.end] in _OWNERS:
@@ -102,6 +104,22 @@ def _subject(
         if scorer is None and subject is not None:
             return subject  # "in experiments using ChatGPT, accuracy rises to 63.8%"
     return last.key
+
+
+def _about_others(lower: list[str], fig: Figure) -> bool:
+    """Whether the figure's sentence, naming no system, speaks of others' systems: a class
+    of them as its subject ("frontier LLMs", "existing methods") and no word of the paper's
+    own ("we", "our", "it")."""
+    start = max(0, fig.start - 40)
+    words = lower[start : fig.start]
+    cut = max((k for k, w in enumerate(words) if w in {".", "!", "?"}), default=-1)
+    words = words[cut + 1 :]
+    return _SELF.isdisjoint(words) and not _CLASSES.isdisjoint(words)
+
+
+_SELF = frozenset({"we", "our", "ours", "it", "its", "proposed", "this"})
+#: words for a class of systems: the figure after them, in a sentence naming none, is theirs
+_CLASSES = frozenset({"llms", "models", "methods", "baselines", "systems", "approaches"})
 
 
 def _unnamed_rival(lower: list[str], fig: Figure, after: int) -> bool:

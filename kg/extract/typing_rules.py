@@ -13,11 +13,13 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.appositions import apposed_before, apposition_after, named_after
 from kg.extract.cues import load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
 from kg.extract.texts import lowers
+from kg.extract.wordclass import HEAD_TYPES, word_classes
 from kg.lexicon import default_lexicon
 from kg.model import EntityType
 
@@ -128,6 +130,22 @@ def _head_before(doc: Doc, span: Span, sent_start: int) -> EntityType | None:
     return None
 
 
+_CALLED = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD)
+
+
+def _apposition(doc: Doc, span: Span, sentence: tuple[int, int]) -> EntityType | None:
+    """What a noun phrase beside the name calls it, read to its head noun however long
+    ("X, a multiregion, switching nonlinear state space model"; `appositions.py`)."""
+    lower, heads = lowers(doc), word_classes(doc).head
+    first, last = sentence
+    found = (
+        apposition_after(lower, heads, span.end, last)
+        or named_after(lower, heads, span.start, first)
+        or apposed_before(lower, heads, span.start, span.end, first)
+    )
+    return HEAD_TYPES[found] if found is not None else None
+
+
 def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     """The type of `span` and a short word on the evidence for it."""
     cues = load_cues()
@@ -151,8 +169,11 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     sentence = _sentence(doc, span)
     head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
-    if head in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD):
+    if head in _CALLED:
         return head, "head noun after"
+    called = _apposition(doc, span, sentence)
+    if called in _CALLED:
+        return called, "apposition"  # "AdaR, an Adaptive Recurrent graph model"
     variant = lexicon_variant(name)
     if variant in (EntityType.DATASET, EntityType.BENCHMARK):
         return variant, "lexicon variant"  # MovieLens 25M, ImageNet-64, WMT 2014
