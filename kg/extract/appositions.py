@@ -30,7 +30,7 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     found = None
     evaluation = load_cues().evaluation_heads
     for k in range(start, min(end, start + _LONGEST)):
-        if lower[k] == "%":
+        if lower[k] == "%" and found is None:
             return None  # "FooBench, a 22.1% improvement over the base model": no name for it
         if _ends_phrase(lower[k]):
             if lower[k] == "of" and k > start and lower[k - 1] in _CONTAINERS:
