@@ -126,3 +126,10 @@ def test_a_name_joined_by_and_is_marked(nlp):
     doc = nlp("We build the Direct Reasoner and Indirect Reasoner modules for it.")
     features = {group.key: feats for group, feats, _ in doc.user_data[GROUPS]}
     assert "joined" in features["directreasonerandindirectreasoner"]
+
+
+def test_a_name_that_ends_the_text_after_an_apposed_noun(nlp):
+    """ "a new framework, FooNet" with nothing after it: no token is read past the end (it
+    raised IndexError before 2026-12-05)."""
+    doc = nlp("We introduce a new framework, FooNet")
+    assert "foonet" in {group.key for group, _, _ in doc.user_data[GROUPS]}

@@ -101,8 +101,9 @@ def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | N
 
 
 def _evaluates(lower: list[str], k: int) -> bool:
-    """Whether "for evaluating" (or assessing, benchmarking ...) starts at token `k`."""
-    return lower[k] == "for" and k + 1 < len(lower) and lower[k + 1] in load_cues().evaluation_verbs
+    """Whether "for evaluating" (or assessing, benchmarking ...) starts at token `k` (which
+    may be the text's end: "… a new framework, FooNet")."""
+    return k + 1 < len(lower) and lower[k] == "for" and lower[k + 1] in load_cues().evaluation_verbs
 
 
 def apposed_before(lower: list[str], heads: str, a: int, b: int, first: int) -> str | None:

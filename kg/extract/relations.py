@@ -108,6 +108,7 @@ def _subject_rules(
     by_sentence: dict[int, list[Found]] = {}
     for f in found:
         by_sentence.setdefault(f.sent, []).append(f)
+    gains = gain_points(lower, sentence_bounds(doc))
     for index, (start, end) in enumerate(sentence_bounds(doc)):
         if where is not None and index not in where:
             continue
@@ -115,8 +116,7 @@ def _subject_rules(
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
         cue = next(
-            (i for i in range(start, end) if lower[i] in strong or gain_over(lower, i, start)),
-            None,
+            (i for i in range(start, end) if lower[i] in strong or (i, start) in gains), None
         )
         if cue is not None and main_is_system:
             for f in in_sent:
@@ -152,10 +152,17 @@ def _subject_rules(
 _OVER = frozenset({"over", "than", "against", "upon"})
 
 
-def gain_over(lower: list[str], k: int, first: int) -> bool:
-    """Whether token `k` is the "over" of a gain: "a 29.7% relative improvement over",
-    "2x faster than", "improves upon" (a gain word at most 3 tokens before it)."""
-    return lower[k] in _OVER and not load_cues().gain_words.isdisjoint(lower[max(first, k - 3) : k])
+def gain_points(lower: list[str], bounds: list[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    """(token, its sentence's first token) of every "over" of a gain: "a 29.7% relative
+    improvement over", "2x faster than", "improves upon" (a gain word at most 3 tokens
+    before it, in its sentence)."""
+    gain = load_cues().gain_words
+    return frozenset(
+        (k, first)
+        for first, end in bounds
+        for k in range(first, end)
+        if lower[k] in _OVER and not gain.isdisjoint(lower[max(first, k - 3) : k])
+    )
 
 
 #: beyond this many entities in one text, only entities named close together are paired
@@ -229,6 +236,8 @@ class Pairs:
     others: dict[Triple, int]  #: the rules' relations of the other proposed systems
     first_proposal: int  #: the first sentence with a proposal verb (0 when none)
     spans: dict[int, Found] = field(default_factory=dict)  #: mention by its first token
+    #: (token, sentence start) of every "over" of a gain (`gain_points`)
+    gains: frozenset[tuple[int, int]] = frozenset()
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
     #: what the words before each entity's first mention say of it (computed once per key)
     prior: dict[str, list[str]] = field(default_factory=dict)
@@ -246,7 +255,10 @@ def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple
     first = next((n for n, v in enumerate(proposal_verbs_of(doc)) if v is not None), 0)
     main = systems[0] if systems else None
     spans = {f.start: f for f in found}
-    return Pairs(by_key, proposed, frozenset(proposed), main, ranked, rules, others, first, spans)
+    gains = gain_points(lowers(doc), sentence_bounds(doc))
+    return Pairs(
+        by_key, proposed, frozenset(proposed), main, ranked, rules, others, first, spans, gains
+    )
 
 
 def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
@@ -329,7 +341,7 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
         if before & _VERSUS:
             seen.add("t_versus")
-        if any(gain_over(lower, k, first) for k in range(max(first, a - 10), a)):
+        if any((k, first) in shared.gains for k in range(max(first, a - 10), a)):
             seen.add("t_gain_over")  # "a 29.7% relative improvement over SimCLR"
         for w in lower[b : b + 3]:
             if w in vocabulary:
