@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extract.appositions import FEATURE, apposed_before, apposition_after, named_after
+from kg.extract.appositions import FEATURE, called
 from kg.extract.components import GROUPS
 from kg.extract.texts import lowers
 from kg.extract.wordclass import word_classes
@@ -24,11 +24,7 @@ def _call(nlp, text: str, name: str) -> str | None:
     doc = nlp.make_doc(text)
     a, b = _at(doc, name)
     lower, heads = lowers(doc), word_classes(doc).head
-    found = (
-        apposition_after(lower, heads, b, len(doc))
-        or named_after(lower, heads, a, 0)
-        or apposed_before(lower, heads, a, b, 0)
-    )
+    found = called(lower, heads, a, b, 0, len(doc))
     return FEATURE[found] if found is not None else None
 
 

@@ -100,6 +100,18 @@ def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | N
     return phrase_head(lower, heads, i + 2, last)
 
 
+def called(lower: list[str], heads: str, a: int, b: int, first: int, last: int) -> str | None:
+    """The head type (a `HEAD_TYPES` character) of what the text calls the name at tokens a
+    to b, in the sentence from `first` to `last`: an apposition after it ("X, a retrieval
+    model"), a noun phrase and a naming word before it ("a diffusion model …, named X"), or
+    a noun phrase before it ("a framework, X, for evaluating …")."""
+    return (
+        apposition_after(lower, heads, b, last)
+        or named_after(lower, heads, a, first)
+        or apposed_before(lower, heads, a, b, first)
+    )
+
+
 def _evaluates(lower: list[str], k: int) -> bool:
     """Whether "for evaluating" (or assessing, benchmarking ...) starts at token `k` (which
     may be the text's end: "… a new framework, FooNet")."""

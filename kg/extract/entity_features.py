@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
-from kg.extract.appositions import FEATURE, apposed_before, apposition_after, named_after
+from kg.extract.appositions import FEATURE, called
 from kg.extract.cues import load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.groups import Group
@@ -334,11 +334,7 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
                 # "on NExTQA, Video-Holmes and VRBench": what the rules make of its neighbours
                 seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
         # "X, a retrieval model", "a diffusion model …, named X": what the text calls it
-        appos = (
-            apposition_after(lower, heads, b, last_token)
-            or named_after(lower, heads, a, first)
-            or apposed_before(lower, heads, a, b, first)
-        )
+        appos = called(lower, heads, a, b, first, last_token)
         if appos is not None:
             seen.add("appos:" + FEATURE[appos])
         if a in ctx.starts:

@@ -67,8 +67,7 @@ def proposed_systems(found: list[Found], proposed: list[str]) -> list[str]:
     types: dict[str, EntityType] = {}
     for f in found:
         types.setdefault(f.key, f.type)
-    systems = [k for k in proposed if types.get(k) in _SYSTEMS]
-    return systems
+    return [k for k in proposed if types.get(k) in _SYSTEMS]
 
 
 def other_relations(doc: Doc, found: list[Found], proposed: list[str]) -> dict[Triple, int]:
@@ -108,16 +107,14 @@ def _subject_rules(
     by_sentence: dict[int, list[Found]] = {}
     for f in found:
         by_sentence.setdefault(f.sent, []).append(f)
-    gains = gain_points(lower, sentence_bounds(doc))
+    gains = gain_points(doc)
     for index, (start, end) in enumerate(sentence_bounds(doc)):
         if where is not None and index not in where:
             continue
         in_sent = by_sentence.get(index, [])
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
-        cue = next(
-            (i for i in range(start, end) if lower[i] in strong or (i, start) in gains), None
-        )
+        cue = next((i for i in range(start, end) if lower[i] in strong or i in gains), None)
         if cue is not None and main_is_system:
             for f in in_sent:
                 if f.start > cue and f.type in _SYSTEMS and f.key not in proposed:
@@ -152,17 +149,23 @@ def _subject_rules(
 _OVER = frozenset({"over", "than", "against", "upon"})
 
 
-def gain_points(lower: list[str], bounds: list[tuple[int, int]]) -> frozenset[tuple[int, int]]:
-    """(token, its sentence's first token) of every "over" of a gain: "a 29.7% relative
-    improvement over", "2x faster than", "improves upon" (a gain word at most 3 tokens
-    before it, in its sentence)."""
-    gain = load_cues().gain_words
-    return frozenset(
-        (k, first)
-        for first, end in bounds
-        for k in range(first, end)
-        if lower[k] in _OVER and not gain.isdisjoint(lower[max(first, k - 3) : k])
-    )
+def gain_points(doc: Doc) -> frozenset[int]:
+    """The token of every "over" of a gain: "a 29.7% relative improvement over", "2x faster
+    than", "improves upon" (a gain word at most 3 tokens before it, in its sentence); found
+    once per Doc."""
+    found = doc.user_data.get(_GAIN_POINTS)
+    if found is None:
+        lower, gain = lowers(doc), load_cues().gain_words
+        found = doc.user_data[_GAIN_POINTS] = frozenset(
+            k
+            for first, end in sentence_bounds(doc)
+            for k in range(first, end)
+            if lower[k] in _OVER and not gain.isdisjoint(lower[max(first, k - 3) : k])
+        )
+    return found
+
+
+_GAIN_POINTS = "kg_gain_points"
 
 
 #: beyond this many entities in one text, only entities named close together are paired
@@ -236,8 +239,6 @@ class Pairs:
     others: dict[Triple, int]  #: the rules' relations of the other proposed systems
     first_proposal: int  #: the first sentence with a proposal verb (0 when none)
     spans: dict[int, Found] = field(default_factory=dict)  #: mention by its first token
-    #: (token, sentence start) of every "over" of a gain (`gain_points`)
-    gains: frozenset[tuple[int, int]] = frozenset()
     flags: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: by sentence
     #: what the words before each entity's first mention say of it (computed once per key)
     prior: dict[str, list[str]] = field(default_factory=dict)
@@ -255,10 +256,7 @@ def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple
     first = next((n for n, v in enumerate(proposal_verbs_of(doc)) if v is not None), 0)
     main = systems[0] if systems else None
     spans = {f.start: f for f in found}
-    gains = gain_points(lowers(doc), sentence_bounds(doc))
-    return Pairs(
-        by_key, proposed, frozenset(proposed), main, ranked, rules, others, first, spans, gains
-    )
+    return Pairs(by_key, proposed, frozenset(proposed), main, ranked, rules, others, first, spans)
 
 
 def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
@@ -341,7 +339,7 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
             seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
         if before & _VERSUS:
             seen.add("t_versus")
-        if any((k, first) in shared.gains for k in range(max(first, a - 10), a)):
+        if not gain_points(doc).isdisjoint(range(max(first, a - 10), a)):
             seen.add("t_gain_over")  # "a 29.7% relative improvement over SimCLR"
         for w in lower[b : b + 3]:
             if w in vocabulary:

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
-from kg.extract.appositions import apposed_before, apposition_after, named_after
+from kg.extract.appositions import called
 from kg.extract.cues import load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
@@ -136,13 +136,7 @@ _CALLED = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityTyp
 def _apposition(doc: Doc, span: Span, sentence: tuple[int, int]) -> EntityType | None:
     """What a noun phrase beside the name calls it, read to its head noun however long
     ("X, a multiregion, switching nonlinear state space model"; `appositions.py`)."""
-    lower, heads = lowers(doc), word_classes(doc).head
-    first, last = sentence
-    found = (
-        apposition_after(lower, heads, span.end, last)
-        or named_after(lower, heads, span.start, first)
-        or apposed_before(lower, heads, span.start, span.end, first)
-    )
+    found = called(lowers(doc), word_classes(doc).head, span.start, span.end, *sentence)
     return HEAD_TYPES[found] if found is not None else None
 
 
