@@ -32,6 +32,20 @@ def _lower_model_labels() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=2)
+def _starts(lowered: bool) -> frozenset[str]:
+    """The first three characters of every name `model_family` may cut from the start of a
+    name, and the shorter names whole (T5, o1): a name none of them starts is no variant."""
+    labels = _lower_model_labels() if lowered else _model_labels()
+    return frozenset(label[:3] for label in labels)
+
+
+@lru_cache(maxsize=1)
+def _ends() -> frozenset[str]:
+    """The last three characters of every name of three or more (`family_suffix`)."""
+    return frozenset(label[-3:] for label in _model_labels() if len(label) >= 3)
+
+
 @lru_cache(maxsize=65536)
 def model_family(name: str) -> str | None:
     """The lexicon key of the model family `name` is a variant of (Qwen3-4B-Base → qwen3).
@@ -42,6 +56,9 @@ def model_family(name: str) -> str | None:
     llama-2-7b → Llama 2); words such as "whisper large" or "opt it" are no model's name.
     """
     lowered = name.islower() and " " not in name and any(c.isdigit() or c == "-" for c in name)
+    starts = _starts(lowered)
+    if name[:3] not in starts and name[:2] not in starts and name[:1] not in starts:
+        return None  # no lexicon name starts it (most words: the cheap test first)
     labels = _lower_model_labels() if lowered else _model_labels()
     variant_parts = load_cues().model_variant_parts
     for cut in range(len(name) - 1, 0, -1):
@@ -66,8 +83,10 @@ _VERSION_SUFFIX = re.compile(r"(v\d+(\.\d+)?|-\d+(\.\d+)?)$")
 @lru_cache(maxsize=65536)
 def family_suffix(name: str) -> str | None:
     """The model family a coined name ends with: BioBERT, KLUE-RoBERTa, NAS-BERT → BERT/RoBERTa."""
-    labels = _model_labels()
     stem = _VERSION_SUFFIX.sub("", name)
+    if stem[-3:] not in _ends():
+        return None  # no lexicon name of three or more characters ends it
+    labels = _model_labels()
     for cut in range(1, len(stem) - 2):  # the longest ending first
         label = stem[cut:]
         if (
