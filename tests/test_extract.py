@@ -273,10 +273,23 @@ def test_any_text_gives_grounded_offsets(nlp, text):
             "data on Kaggle (https://kaggle.com/d/x) and FooNet (https://github.com/a/b)",
         ),
         ("[1] and [CLS], not links", "[1] and [CLS], not links"),
+        # Markdown's bold and italic in underscores; inside a word they are the word's own
+        (
+            "we introduce __Resona__ and _ZeroFlow_, not x__y__z or snake_case_name",
+            "we introduce Resona and ZeroFlow, not x__y__z or snake_case_name",
+        ),
     ],
 )
 def test_markup_is_taken_out(text, clean):
     assert strip_markup(text).text == clean
+
+
+def test_bold_in_underscores_is_emphasis():
+    text = "In this work, we introduce __Resona__, a simple framework."
+    cleaned = strip_markup(text)
+    assert [cleaned.text[a:b] for a, b in cleaned.emphasis] == ["Resona"]
+    a, b = cleaned.original(*cleaned.emphasis[0])
+    assert text[a:b] == "Resona"
 
 
 def test_markup_offsets_map_back_to_the_abstract():

@@ -74,6 +74,8 @@ _LEFT_OVER = re.compile(r"\*\*+|\*(?<=[A-Za-z]\*)(?=[A-Za-z])")
 # a Markdown link, [FooNet](https://github.com/…): its brackets go, the URL stays as text
 _LINK = re.compile(r"\[(?=[^\[\]\n]{1,100}\]\(https?://)")
 _UNDERSCORE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
+#: Markdown's other bold, `__Resona__` (no word character or backslash before it, none after)
+_BOLD_UNDERSCORE = re.compile(r"__(?<![\w\\]__)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])__(?![\w_])")
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def _emphasis_markers(text: str) -> tuple[dict[int, str], list[tuple[int, int]]]
     (`propose**Heima**` reads "propose Heima"; `Sub**Co**mbinatorial` reads "SubCombinatorial")."""
     drop: dict[int, str] = {}
     pairs: list[tuple[int, int]] = []  #: (opening, closing) marker offsets
-    for pattern, width in ((_BOLD, 2), (_STAR, 1), (_UNDERSCORE, 1)):
+    for pattern, width in ((_BOLD, 2), (_BOLD_UNDERSCORE, 2), (_STAR, 1), (_UNDERSCORE, 1)):
         for m in pattern.finditer(text):
             if pattern is _UNDERSCORE and "$" in m.group(0):
                 continue
