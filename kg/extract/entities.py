@@ -13,18 +13,18 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.entity_features import LIST_SEPARATORS, Context
 from kg.extract.groups import Group
-from kg.extract.typing_rules import decide_type
+from kg.extract.typing_rules import type_at
 from kg.model import EntityType
 
 CORE = (EntityType.METHOD, EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK)
 
 
 def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
-    """What the typing rules make of a group: its lexicon type, else `decide_type`."""
+    """What the typing rules make of a group: its lexicon type, else `type_at`."""
     if group.lexicon_type is not None:
         return group.lexicon_type, "lexicon"
     start, end = group.main()
-    return decide_type(doc[start:end], doc)
+    return type_at(doc, start, end)
 
 
 @dataclass(frozen=True)

@@ -300,18 +300,20 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
     for a, b in group.spans[:6]:
         here = sentence[a]
         first, last_token = ctx.bounds[here]
-        for c in set(heads[max(first, a - 4) : a]):
-            if c != " ":
-                seen.add(_HEAD_LEFT[c])
-        for c in set(heads[b : min(last_token, b + 5)]):
-            if c != " ":
-                seen.add(_HEAD_RIGHT[c])
-        if not CUE_CHARS[CMP].isdisjoint(cues[max(0, a - 6) : a]):
-            seen.add("cmp_before")
-        if not CUE_CHARS[VS].isdisjoint(cues[max(0, a - 3) : a]):
-            seen.add("versus_before")
-        if not CUE_CHARS[EX].isdisjoint(cues[max(0, a - 4) : a]):
-            seen.add("example_of")
+        # most windows hold no head noun and no cue word: a blank run is skipped at once
+        left = heads[max(first, a - 4) : a]
+        if not left.isspace():
+            seen.update(_HEAD_LEFT[c] for c in set(left) if c != " ")
+        right = heads[b : min(last_token, b + 5)]
+        if not right.isspace():
+            seen.update(_HEAD_RIGHT[c] for c in set(right) if c != " ")
+        if cues[max(0, a - 6) : a].strip(_NO_CUE):  # the widest of the three windows
+            if not CUE_CHARS[CMP].isdisjoint(cues[max(0, a - 6) : a]):
+                seen.add("cmp_before")
+            if not CUE_CHARS[VS].isdisjoint(cues[max(0, a - 3) : a]):
+                seen.add("versus_before")
+            if not CUE_CHARS[EX].isdisjoint(cues[max(0, a - 4) : a]):
+                seen.add("example_of")
         if "x" in roles[max(0, a - 5) : b + 5]:
             seen.add("baseline_near")
         seen.update(ctx.sentence_words[here])
@@ -355,6 +357,8 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
+#: the cue class of a word that is no cue (`WordClasses.cue`: no bit set)
+_NO_CUE = chr(64)
 _HEAD_LEFT = {c: f + ":L" for c, f in _HEAD_FEATURE.items()}
 _HEAD_RIGHT = {c: f + ":R" for c, f in _HEAD_FEATURE.items()}
 #: the features of the words around a mention, made once per word (one string each: its

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
@@ -18,7 +19,7 @@ from kg.extract.cues import load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
-from kg.extract.texts import lowers
+from kg.extract.texts import lowers, span_text
 from kg.extract.wordclass import HEAD_TYPES, word_classes
 from kg.lexicon import default_lexicon
 from kg.model import EntityType
@@ -54,15 +55,22 @@ def lexicon_variant(name: str) -> EntityType | None:
 _NAMING = load_cues().naming_words  # kg/data/cues.json
 
 
-def _sentence(doc: Doc, span: Span) -> tuple[int, int]:
+class _At(NamedTuple):
+    """Where a name is, in tokens (what the rules read of a Span, without making one)."""
+
+    start: int
+    end: int
+
+
+def _sentence(doc: Doc, span: _At) -> tuple[int, int]:
     return sentence_bounds(doc)[sentence_of(doc)[span.start]]
 
 
-def _sentence_start(doc: Doc, span: Span) -> int:
+def _sentence_start(doc: Doc, span: _At) -> int:
     return _sentence(doc, span)[0]
 
 
-def _head_naming(doc: Doc, span: Span, first: int) -> EntityType | None:
+def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
     """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it
     (`first` is the first token of its sentence)."""
     heads = load_cues().type_heads
@@ -75,7 +83,7 @@ def _head_naming(doc: Doc, span: Span, first: int) -> EntityType | None:
     return None
 
 
-def _head_after(doc: Doc, span: Span) -> EntityType | None:
+def _head_after(doc: Doc, span: _At) -> EntityType | None:
     heads = load_cues().type_heads
     low = lowers(doc)
     n = len(low)
@@ -103,7 +111,7 @@ _PLURAL_HEADS = load_cues().plural_heads  # kg/data/cues.json
 _QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
 
-def _category(doc: Doc, span: Span) -> bool:
+def _category(doc: Doc, span: _At) -> bool:
     """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing."""
     low = lowers(doc)
     following = low[span.end] if span.end < len(low) else ""
@@ -117,7 +125,7 @@ def _category(doc: Doc, span: Span) -> bool:
     )
 
 
-def _head_before(doc: Doc, span: Span, sent_start: int) -> EntityType | None:
+def _head_before(doc: Doc, span: _At, sent_start: int) -> EntityType | None:
     low = lowers(doc)
     for j in range(span.start - 1, max(sent_start, span.start - 8) - 1, -1):
         word = low[j]
@@ -133,7 +141,7 @@ def _head_before(doc: Doc, span: Span, sent_start: int) -> EntityType | None:
 _CALLED = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD)
 
 
-def _apposition(doc: Doc, span: Span, sentence: tuple[int, int]) -> EntityType | None:
+def _apposition(doc: Doc, span: _At, sentence: tuple[int, int]) -> EntityType | None:
     """What a noun phrase beside the name calls it, read to its head noun however long
     ("X, a multiregion, switching nonlinear state space model"; `appositions.py`)."""
     found = called(lowers(doc), word_classes(doc).head, span.start, span.end, *sentence)
@@ -142,10 +150,16 @@ def _apposition(doc: Doc, span: Span, sentence: tuple[int, int]) -> EntityType |
 
 def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     """The type of `span` and a short word on the evidence for it."""
-    cues = load_cues()
     if span.kb_id_:
         return EntityType(span.label_), "lexicon"
-    name = span.text
+    return type_at(doc, span.start, span.end)
+
+
+def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
+    """`decide_type` of the name at tokens [start, end), which no lexicon match is."""
+    cues = load_cues()
+    span = _At(start, end)
+    name = span_text(doc, start, end)
     lower = name.lower()
     if "@" in name or lower in cues.metric_words:
         return EntityType.METRIC, "metric name"
@@ -156,9 +170,9 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     if _category(doc, span):
         return EntityType.TASK, "a kind of thing (five X benchmarks)"
     low = lowers(doc)
-    if len(span) > 1 and low[span.end - 1] in cues.strict_task_heads:
+    if end - start > 1 and low[end - 1] in cues.strict_task_heads:
         return EntityType.TASK, "a task's name"  # "Time series forecasting"
-    own = cues.type_heads.get(low[span.end - 1]) if len(span) > 1 else None
+    own = cues.type_heads.get(low[end - 1]) if end - start > 1 else None
     if own in (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL):
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     sentence = _sentence(doc, span)
