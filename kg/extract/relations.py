@@ -244,6 +244,8 @@ class Pairs:
     prior: dict[str, list[str]] = field(default_factory=dict)
     #: whether each entity is named as a system under study (computed once per key)
     studied: dict[str, bool] = field(default_factory=dict)
+    #: the features of the words around each tail's mentions (`_tail_words`, once per key)
+    told: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _pairs(doc: Doc, found: list[Found], proposed: list[str], rules: dict[Triple, int]) -> Pairs:
@@ -321,29 +323,10 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         out.append(f"t_background|{tt}")  # named only before the paper says what it proposes
     if tail.startswith(head) or head.startswith(tail):
         out.append("prefix")
-    seen: set[str] = set()
-    bounds = sentence_bounds(doc)
-    for f in ts:
-        a, b = f.start, f.end
-        start = max(0, a - 5)
-        for w in lower[start:a]:
-            if w in vocabulary:
-                seen.add(f"c:{w}")
-                seen.add(f"c:{w}|{tt}")
-        first = bounds[f.sent][0]
-        for w in lower[max(first, a - 12) : max(first, start)]:
-            if w in vocabulary:
-                seen.add(f"far:{w}|{tt}")
-        before = set(lower[max(first, a - 10) : a])
-        if before & cues.strong_comparison_cues:
-            seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
-        if before & _VERSUS:
-            seen.add("t_versus")
-        if not gain_points(doc).isdisjoint(range(max(first, a - 10), a)):
-            seen.add("t_gain_over")  # "a 29.7% relative improvement over SimCLR"
-        for w in lower[b : b + 3]:
-            if w in vocabulary:
-                seen.add(f"a:{w}")
+    told = shared.told.get(tail)
+    if told is None:
+        told = shared.told[tail] = _tail_words(doc, ts, tt)
+    seen: set[str] = set(told)
     for f in hs:
         for g in ts:
             if f.sent != g.sent:
@@ -369,6 +352,38 @@ def pair_features(doc: Doc, head: str, tail: str, shared: Pairs) -> list[str]:
         seen.update(_sentence_flags(doc, n, shared.flags))
     out += sorted(seen)
     return out
+
+
+def _tail_words(doc: Doc, ts: list[Found], tt: str) -> frozenset[str]:
+    """The features of the words around the tail's mentions (of type `tt`), whatever the
+    head: cue words before and after it, a comparison or a gain before it."""
+    cues = load_cues()
+    vocabulary = cues.relation_cues
+    lower = lowers(doc)
+    bounds = sentence_bounds(doc)
+    seen: set[str] = set()
+    for f in ts:
+        a, b = f.start, f.end
+        start = max(0, a - 5)
+        for w in lower[start:a]:
+            if w in vocabulary:
+                seen.add(f"c:{w}")
+                seen.add(f"c:{w}|{tt}")
+        first = bounds[f.sent][0]
+        for w in lower[max(first, a - 12) : max(first, start)]:
+            if w in vocabulary:
+                seen.add(f"far:{w}|{tt}")
+        before = set(lower[max(first, a - 10) : a])
+        if before & cues.strong_comparison_cues:
+            seen.add("t_compared")  # "surpasses several systems, including LLaMA-2-Chat"
+        if before & _VERSUS:
+            seen.add("t_versus")
+        if not gain_points(doc).isdisjoint(range(max(first, a - 10), a)):
+            seen.add("t_gain_over")  # "a 29.7% relative improvement over SimCLR"
+        for w in lower[b : b + 3]:
+            if w in vocabulary:
+                seen.add(f"a:{w}")
+    return frozenset(seen)
 
 
 def _studied(lower: list[str], f: Found, bounds: list[tuple[int, int]]) -> bool:
