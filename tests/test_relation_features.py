@@ -249,3 +249,36 @@ def test_more_than_is_no_gain(tokens):
     found = entities(doc, {"FooNet": M, "OldNet": M, "BazQA": B})
     rules = find_relations(doc, found, ["FooNet"])
     assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") not in rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet gains an improvement over the strong OldNet and BarNet on BazQA.",
+        "FooNet brings improvements over other methods, including OldNet and BarNet.",
+    ],
+)
+def test_a_gain_beats_the_systems_of_the_phrase_after_over(tokens, text):
+    doc = tokens("We propose FooNet. " + text)
+    found = entities(doc, {"FooNet": M, "OldNet": M, "BarNet": M, "BazQA": B})
+    rules = find_relations(doc, found, ["FooNet"])
+    assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") in rules
+    assert ("FooNet", RelationType.OUTPERFORMS, "BarNet") in rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet improves accuracy by over 10% when applied to OldNet.",
+        "FooNet shows improvements over training steps for OldNet.",
+        "FooNet is faster than usual and initialized from OldNet.",
+        "FooNet improves robustness against OldNet attacks.",
+    ],
+)
+def test_a_gain_beats_no_system_outside_its_phrase(tokens, text):
+    """A gain's "over" opens the phrase of what it beats: a number after it is a size, and
+    a preposition or a clause ends the phrase; "against" is no gain's."""
+    doc = tokens("We propose FooNet. " + text)
+    found = entities(doc, {"FooNet": M, "OldNet": M})
+    rules = find_relations(doc, found, ["FooNet"])
+    assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") not in rules

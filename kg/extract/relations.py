@@ -114,10 +114,17 @@ def _subject_rules(
         in_sent = by_sentence.get(index, [])
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
-        cue = next((i for i in range(start, end) if lower[i] in strong or i in gains), None)
-        if cue is not None and main_is_system:
+        cue = next((i for i in range(start, end) if lower[i] in strong), None)
+        points = [g for g in range(start, end) if g in gains] if gains else []
+        if (cue is not None or points) and main_is_system:
             for f in in_sent:
-                if f.start > cue and f.type in _SYSTEMS and f.key not in proposed:
+                if f.type not in _SYSTEMS or f.key in proposed:
+                    continue
+                # "outperforms A and B": every system after the verb; "an improvement over
+                # A": the systems of the phrase after "over", not "… over X when used for Y"
+                if (cue is not None and f.start > cue) or any(
+                    _gained_over(lower, g, f.start) for g in points
+                ):
                     add(main, RelationType.OUTPERFORMS, f.key, index)
                     beaten.add(f.key)
         for f in in_sent:
@@ -146,7 +153,22 @@ def _subject_rules(
 
 
 #: what stands between a gain word and what it is gained over
-_OVER = frozenset({"over", "than", "against", "upon"})
+_OVER = frozenset({"over", "than", "upon"})
+#: words that end the phrase after a gain's "over" ("over X when applied to Y")
+_GAIN_PHRASE_ENDS = frozenset(
+    {"for", "on", "in", "with", "to", "from", "when", "of", "by", "at", "while", "which", "that"}
+)
+#: how far after a gain's "over" its phrase may name the system gained over
+_GAIN_REACH = 10
+
+
+def _gained_over(lower: list[str], point: int, start: int) -> bool:
+    """Whether the name at token `start` is in the phrase that the gain's "over" at token
+    `point` opens: "an improvement over the strong A and B", not "over 10%", not "over
+    training steps for A"."""
+    if not point < start <= point + _GAIN_REACH:
+        return False
+    return not any(w in _GAIN_PHRASE_ENDS or w == "." for w in lower[point + 1 : start])
 
 
 def gain_points(doc: Doc) -> frozenset[int]:
@@ -160,7 +182,9 @@ def gain_points(doc: Doc) -> frozenset[int]:
             k
             for first, end in sentence_bounds(doc)
             for k in range(first, end)
-            if lower[k] in _OVER and not gain.isdisjoint(lower[max(first, k - 3) : k])
+            if lower[k] in _OVER
+            and not gain.isdisjoint(lower[max(first, k - 3) : k])
+            and not (k + 1 < end and lower[k + 1][:1].isdigit())  # "by over 10%": a size
         )
     return found
 
