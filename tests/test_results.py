@@ -190,6 +190,16 @@ def test_of_before_a_figure_is_no_skip_cue():
             "We propose FooNet. Our method reaches an accuracy of 81.8% on GSM8K.",
             {("FooNet", "81.8", "GSM8K")},
         ),
+        # a class of systems no word marks as others': it may be the paper's
+        (
+            "We propose FooNet. Fine-tuned models reach an accuracy of 81.8% on GSM8K.",
+            {("FooNet", "81.8", "GSM8K")},
+        ),
+        # a class marked as others' in an earlier sentence marks nothing here
+        (
+            "We propose FooNet, unlike existing models. It reaches 81.8% on GSM8K.",
+            {("FooNet", "81.8", "GSM8K")},
+        ),
     ],
 )
 def test_a_figure_of_a_sentence_that_names_no_system(nlp, text, expected):

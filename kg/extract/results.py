@@ -63,7 +63,12 @@ def _metric_phrase(doc: Doc, fig: Figure, cues: Cues) -> str | None:
 
 
 def _subject(
-    fig: Figure, kept: list[Figure], in_sent: list[Found], subject: str | None, lower: list[str]
+    fig: Figure,
+    kept: list[Figure],
+    in_sent: list[Found],
+    subject: str | None,
+    lower: list[str],
+    first: int = 0,
 ) -> str | None:
     """Who scored the figure: the systems of a list paired in order with as many figures
     ("A, B and C achieve 83.1%, 84.3% and 85.0%, respectively"); a system right after it in
@@ -71,7 +76,7 @@ def _subject(
     a system in parentheses around it ("BM25 (9.8%)"); else the system named last before it
     in its sentence, else the paper's own: but a system named as a means or a rival ("with
     GPT-4", "over CoT") when the paper's own system is named in the sentence, or stands
-    behind "our"."""
+    behind "our". `first` is the first token of the figure's sentence."""
     systems = [f for f in in_sent if f.type in _SYSTEMS]
     keys = list(dict.fromkeys(f.key for f in systems))
     mine = [g for g in kept if g.sent == fig.sent]
@@ -85,7 +90,7 @@ def _subject(
     if _unnamed_rival(lower, fig, before[-1].end if before else 0):
         return None  # "65.07% (vs. previous SOTA 24.68%)", "the best baseline result of 66.6%"
     if not before:
-        if not systems and _about_others(lower, fig):
+        if not systems and _about_others(lower[first : fig.start]):
             return None  # "Experiments on frontier LLMs reveal … approximately 0.2"
         return subject
     last = before[-1]
@@ -106,20 +111,41 @@ def _subject(
     return last.key
 
 
-def _about_others(lower: list[str], fig: Figure) -> bool:
-    """Whether the figure's sentence, naming no system, speaks of others' systems: a class
-    of them as its subject ("frontier LLMs", "existing methods") and no word of the paper's
-    own ("we", "our", "it")."""
-    start = max(0, fig.start - 40)
-    words = lower[start : fig.start]
-    cut = max((k for k, w in enumerate(words) if w in {".", "!", "?"}), default=-1)
-    words = words[cut + 1 :]
-    return _SELF.isdisjoint(words) and not _CLASSES.isdisjoint(words)
+def _about_others(words: list[str]) -> bool:
+    """Whether the words of a sentence before its figure, naming no system, speak of
+    others' systems: a class of them marked as others' ("frontier LLMs", "existing methods",
+    "prior models") and no word of the paper's own ("we", "our", "it"); "Fine-tuned models
+    reach 72.1%" may be the paper's."""
+    if not _SELF.isdisjoint(words):
+        return False
+    return any(
+        w in _CLASSES and not _OTHERS.isdisjoint(words[max(0, k - 3) : k])
+        for k, w in enumerate(words)
+    )
 
 
 _SELF = frozenset({"we", "our", "ours", "it", "its", "proposed", "this"})
 #: words for a class of systems: the figure after them, in a sentence naming none, is theirs
 _CLASSES = frozenset({"llms", "models", "methods", "baselines", "systems", "approaches"})
+#: words that make such a class others' ("frontier LLMs", "existing methods")
+_OTHERS = frozenset(
+    {
+        "frontier",
+        "existing",
+        "prior",
+        "previous",
+        "other",
+        "current",
+        "leading",
+        "competing",
+        "proprietary",
+        "commercial",
+        "state-of-the-art",
+        "sota",
+        "popular",
+        "baseline",
+    }
+)
 
 
 def _unnamed_rival(lower: list[str], fig: Figure, after: int) -> bool:
@@ -261,7 +287,7 @@ def find_results(
     own = mine[0] if len(mine) == 1 else None
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
-        owner = _subject(fig, kept, in_sent, subject, lower)
+        owner = _subject(fig, kept, in_sent, subject, lower, bounds[fig.sent][0])
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
