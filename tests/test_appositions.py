@@ -96,6 +96,17 @@ def _call(nlp, text: str, name: str) -> str | None:
         ("We propose a novel routing framework, FooRoute, that learns.", "FooRoute", "Method"),
         ("We release a new benchmark, PlanBench, of planning problems.", "PlanBench", "Benchmark"),
         ("We train a compact model, TinyFoo, on it.", "TinyFoo", "Model"),
+        # a group's noun named by a head of its own is not named by what it holds
+        ("We release QuxSuite, a benchmark suite of 20 language models.", "QuxSuite", "Benchmark"),
+        # two -ing words joined by "and" go on to the head noun after them
+        ("We introduce PlanQA, an LLM reasoning and planning benchmark.", "PlanQA", "Benchmark"),
+        # a long form that fills a parenthesis is apposed after it; a list's last name is not
+        (
+            "We build FooDocs (Retrieval with Ambiguous Documents), a new dataset.",
+            "Retrieval with Ambiguous Documents",
+            "Dataset",
+        ),
+        ("We pretrain on two corpora (QuxText and QuxCode), a model of code.", "QuxCode", None),
         # no apposition: a list, a verb
         ("We compare FooNet, BarNet and BazNet on it.", "BarNet", None),
         ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),

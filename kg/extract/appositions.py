@@ -28,13 +28,21 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     """The type (a `HEAD_TYPES` character) of the noun phrase lower[start:...]: its last
     head noun before a word that ends the phrase, at most `_LONGEST` tokens, before `end`."""
     found = None
+    first_head = -1  #: the token of the phrase's first head noun
     evaluation = load_cues().evaluation_heads
     for k in range(start, min(end, start + _LONGEST)):
         if lower[k] == "%" and found is None:
             return None  # "FooBench, a 22.1% improvement over the base model": no name for it
         if _ends_phrase(lower[k]):
-            if lower[k] == "of" and k > start and lower[k - 1] in _CONTAINERS:
-                continue  # "a series of image retrieval models": what it holds names it
+            if (
+                lower[k] == "of"
+                and k > start
+                and lower[k - 1] in _CONTAINERS
+                and (found is None or first_head == k - 1)
+            ):
+                # "a series of image retrieval models", "a suite of models": what it holds
+                # names it; not "a benchmark suite of 20 models", named by its own head
+                continue
             if lower[k] == "," and found is None and _adjective_follows(lower, k, end):
                 continue  # "a multiregion, switching nonlinear state space model"
             if found == "M" and _evaluates(lower, k):
@@ -43,6 +51,8 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
         if found is not None and _clause_after_head(lower, heads, k):
             break  # "a framework exploiting large language models": a framework
         if heads[k] != " ":
+            if found is None:
+                first_head = k
             found = heads[k]
             if k > start and lower[k - 1] in evaluation and found == "M":
                 found = "B"  # "an evaluation framework", "a test suite"
@@ -76,18 +86,26 @@ def _clause_after_head(lower: list[str], heads: str, k: int) -> bool:
     word = lower[k]
     if word in _AFTER_HEAD:
         return True
-    following = heads[k + 1] if k + 1 < len(heads) else " "
+    after = k + 1
+    if after + 1 < len(lower) and lower[after] in {"and", "or"} and lower[after + 1][-3:] == "ing":
+        after += 2  # "an LLM reasoning and planning benchmark": what follows both -ing words
+    following = heads[after] if after < len(heads) else " "
     return word.endswith("ing") and len(word) > 5 and following == " "
 
 
-def apposition_after(lower: list[str], heads: str, b: int, last: int) -> str | None:
+def apposition_after(
+    lower: list[str], heads: str, b: int, last: int, a: int | None = None
+) -> str | None:
     """The head type of "X, a … model" / "X (ACR), a benchmark" / "X is a framework" for the
-    name ending before token `b` (`last`: the end of its sentence)."""
+    name ending before token `b` (`last`: the end of its sentence; `a`: where the name
+    starts, when known)."""
     i = b
     while i < last and lower[i].startswith("*"):
         i += 1
-    if i < last and lower[i] == ")" and "(" in lower[max(0, b - _LONGEST) : b]:
-        i += 1  # a long form in parentheses: "RAMDocs (Retrieval with … Documents), a dataset"
+    if i < last and lower[i] == ")" and (a is not None and a > 0 and lower[a - 1] == "("):
+        # a long form that fills a parenthesis: "RAMDocs (Retrieval with … Documents), a
+        # dataset"; not the last name of a list in one ("corpora (A and B), a model")
+        i += 1
     if i < last and lower[i] == "(":  # "the Energy Transformer (ET), a …"
         close = next((k for k in range(i + 1, min(last, i + 10)) if lower[k] == ")"), None)
         if close is None:
@@ -106,7 +124,7 @@ def called(lower: list[str], heads: str, a: int, b: int, first: int, last: int) 
     model"), a noun phrase and a naming word before it ("a diffusion model …, named X"), or
     a noun phrase before it ("a framework, X, for evaluating …")."""
     return (
-        apposition_after(lower, heads, b, last)
+        apposition_after(lower, heads, b, last, a)
         or named_after(lower, heads, a, first)
         or apposed_before(lower, heads, a, b, first)
     )
