@@ -271,12 +271,36 @@ def test_plurals_and_acronyms_are_one_group(nlp):
         ("whisper large", None),  # lower-case words, no version: no model's name
         ("opt it", None),
         ("opt-in", None),
+        # lexicon names of two characters start variants too (the test of a name's first
+        # characters before the loop over its cuts keeps them)
+        ("T5-base", "t5"),
+        ("R1-Zero", "deepseekr1"),
+        ("Yi-34B", "yi"),
+        ("Qwen3-4B-Base", "qwen3"),
+        ("Yield", None),
     ],
 )
 def test_model_families_in_lower_case(name, family):
     from kg.extract.families import model_family
 
     assert model_family(name) == family
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("BioBERT", "bert"),
+        ("KLUE-RoBERTa", "roberta"),
+        ("NAS-BERT", "bert"),
+        ("BioBERTv2", "bert"),  # a version after the family
+        ("T5x", None),  # too short a stem to end with a family of three letters or more
+        ("Rotten", None),
+    ],
+)
+def test_a_coined_name_ending_with_a_model_family(name, family):
+    from kg.extract.families import family_suffix
+
+    assert family_suffix(name) == family
 
 
 @pytest.mark.parametrize(

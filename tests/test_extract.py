@@ -146,6 +146,19 @@ def test_a_lexicon_method_with_a_suffix_is_typed_by_the_suffix(nlp, text, name, 
     assert decide_type(doc.char_span(start, start + len(name)), doc)[0] is etype
 
 
+def test_the_type_of_offsets_is_the_type_of_their_span(nlp):
+    """`type_at` reads a name by its token offsets, as `decide_type` reads a Span of them."""
+    from kg.extract.typing_rules import decide_type, type_at
+
+    doc = nlp(
+        "We propose FooNet, a retrieval model. FooNet is evaluated on BazQA-7B and "
+        "the FooBench benchmark, against Qwen3-4B-Base and a Time series forecasting task."
+    )
+    for start in range(len(doc)):
+        for end in range(start + 1, min(len(doc), start + 5) + 1):
+            assert type_at(doc, start, end) == decide_type(doc[start:end], doc)
+
+
 def test_shapes_accept_names_and_reject_prose():
     for name in [
         "ReaForest",
@@ -277,6 +290,11 @@ def test_any_text_gives_grounded_offsets(nlp, text):
         (
             "we introduce __Resona__ and _ZeroFlow_, not x__y__z or snake_case_name",
             "we introduce Resona and ZeroFlow, not x__y__z or snake_case_name",
+        ),
+        # a Python name in underscores is no emphasis
+        (
+            'its __init__ method and if __name__ == "__main__": run',
+            'its __init__ method and if __name__ == "__main__": run',
         ),
     ],
 )

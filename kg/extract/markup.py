@@ -74,8 +74,11 @@ _LEFT_OVER = re.compile(r"\*\*+|\*(?<=[A-Za-z]\*)(?=[A-Za-z])")
 # a Markdown link, [FooNet](https://github.com/…): its brackets go, the URL stays as text
 _LINK = re.compile(r"\[(?=[^\[\]\n]{1,100}\]\(https?://)")
 _UNDERSCORE = re.compile(r"_(?<![\w\\]_)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])_(?!\w)")
-#: Markdown's other bold, `__Resona__` (no word character or backslash before it, none after)
-_BOLD_UNDERSCORE = re.compile(r"__(?<![\w\\]__)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])__(?![\w_])")
+#: Markdown's other bold, `__Resona__` (no word character or backslash before it, none
+#: after); a Python name such as `__init__` (lower case, one word) is no emphasis
+_BOLD_UNDERSCORE = re.compile(
+    r"__(?<![\w\\]__)(?![a-z0-9]+__)(?=[^\s_])[^_\n$]{1,200}?(?<=[^\s_\\])__(?!\w)"
+)
 
 
 @dataclass(frozen=True)
