@@ -107,6 +107,8 @@ def _call(nlp, text: str, name: str) -> str | None:
             "Dataset",
         ),
         ("We pretrain on two corpora (QuxText and QuxCode), a model of code.", "QuxCode", None),
+        # a preposition before any head noun: the phrase has no head of its own
+        ("We study FooAttack, a class of attacks against language models.", "FooAttack", None),
         # no apposition: a list, a verb
         ("We compare FooNet, BarNet and BazNet on it.", "BarNet", None),
         ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),

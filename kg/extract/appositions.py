@@ -50,6 +50,8 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
             break
         if found is not None and _clause_after_head(lower, heads, k):
             break  # "a framework exploiting large language models": a framework
+        if found is None and k > start and lower[k] in _PREPOSITIONS:
+            return None  # "a class of attacks against language models": no head of its own
         if heads[k] != " ":
             if found is None:
                 first_head = k
@@ -73,10 +75,12 @@ def _adjective_follows(lower: list[str], k: int, end: int) -> bool:
 
 
 #: words that, after the head noun, start what the phrase says of it
-_AFTER_HEAD = frozenset(
+#: prepositions that end a noun phrase (other than those `_ends_phrase` reads)
+_PREPOSITIONS = frozenset(
     {"across", "against", "beyond", "between", "into", "over", "through", "under", "via"}
-    | {"without", "capable", "able", "designed", "built", "trained", "tailored"}
+    | {"without"}
 )
+_AFTER_HEAD = _PREPOSITIONS | {"capable", "able", "designed", "built", "trained", "tailored"}
 
 
 def _clause_after_head(lower: list[str], heads: str, k: int) -> bool:
