@@ -6,6 +6,7 @@ Pure helpers; the spaCy component lives in `components.py`.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 from spacy.tokens import Doc, Span
 
@@ -14,7 +15,10 @@ from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import positions, words
 
 
+@lru_cache(maxsize=65536)
 def _valid_short(text: str) -> bool:
+    """Whether a token may be a short form (read for the word before every comma and
+    parenthesis: kept by word)."""
     return (
         2 <= len(text) <= 12
         and text[0].isalnum()
@@ -54,6 +58,7 @@ _SKIPPED = frozenset(
 _DIGIT_WORDS = {"2": frozenset({"to", "two"}), "4": frozenset({"for", "four"})}
 
 
+@lru_cache(maxsize=65536)
 def _letters(short: str) -> str:
     """What a short form's initials spell: its capitals and digits when it mixes cases
     (AraDiCE: ADCE, LLMs: LLM), else every letter and digit."""
