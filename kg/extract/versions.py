@@ -45,6 +45,8 @@ def versioned_names(
             if j > i + 1:
                 yield i, j, "FAMILY"
             continue
+        if not (following[:1].isdigit() or following[:1] == "v"):
+            continue  # a size, a version and a year start so (most words: the cheap test first)
         if lower[i] in STOP_WORDS or lower[i] in cues.model_variant_parts or numbered(lower[i]):
             continue  # "Our 7B model", "Base 7B", "Table 2", "Figure 3b"
         shaped = is_name_shape(word)
