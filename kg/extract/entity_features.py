@@ -326,15 +326,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         seen.add(_P2[lower[a - 2] if a > 1 else "<s>"])
         seen.add(_N1[next1])
         seen.add(_N2[lower[b + 1] if b + 1 < n else "</s>"])
-        for j in (
-            a - 2 if prev1 in LIST_SEPARATORS else -1,
-            b + 1 if next1 in LIST_SEPARATORS else -1,
-        ):
-            siblings = [s for s in ctx.covered.get(j, ()) if s != (a, b)] if j >= 0 else []
-            if siblings:
-                seen.add("list")
-                # "on NExTQA, Video-Holmes and VRBench": what the rules make of its neighbours
-                seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
+        if prev1 in LIST_SEPARATORS and a >= 2:
+            _siblings(ctx, a - 2, (a, b), seen)
+        if next1 in LIST_SEPARATORS:
+            _siblings(ctx, b + 1, (a, b), seen)
         # "X, a retrieval model", "a diffusion model …, named X": what the text calls it
         appos = called(lower, heads, a, b, first, last_token)
         if appos is not None:
@@ -354,6 +349,15 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
     if sentence[group.spans[0][0]] in ctx.proposal_sentences:
         seen.add("first_in_proposal")
     return seen
+
+
+def _siblings(ctx: Context, j: int, span: tuple[int, int], seen: set[str]) -> None:
+    """The "list" features of a mention whose neighbour in a list covers token `j`: "on
+    NExTQA, Video-Holmes and VRBench", and what the rules make of its neighbours."""
+    siblings = [s for s in ctx.covered.get(j, ()) if s != span]
+    if siblings:
+        seen.add("list")
+        seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
