@@ -282,3 +282,34 @@ def test_a_gain_beats_no_system_outside_its_phrase(tokens, text):
     found = entities(doc, {"FooNet": M, "OldNet": M})
     rules = find_relations(doc, found, ["FooNet"])
     assert ("FooNet", RelationType.OUTPERFORMS, "OldNet") not in rules
+
+
+@pytest.mark.parametrize(
+    ("text", "verbs"),
+    [
+        # the first proposal verb after the first subject of each sentence
+        ("We propose FooNet. Prior work introduced BarNet.", ["propose", None]),
+        ("In this paper, we first study X and then present FooNet.", ["present"]),
+        ("Here we build FooBench and release it.", ["build"]),
+        ("Our proposed FooNet is fast.", ["proposed"]),
+        ("Introduced by others, it is used here.", [None]),
+    ],
+)
+def test_the_proposal_verb_of_each_sentence(tokens, text, verbs):
+    from kg.extract.proposals import proposal_verbs_of
+
+    doc = tokens(text)
+    words = [t.text.lower() for t in doc]
+    found = [words[i] if i is not None else None for i in proposal_verbs_of(doc)]
+    assert found == verbs
+
+
+def test_every_proposal_word_has_its_role_class():
+    """The proposal verb scan reads the role classes: every subject and verb of cues.json
+    must have its class there."""
+    from kg.extract.wordclass import _classes
+
+    cues = load_cues()
+    role = {w: _classes(w)[2] for w in cues.proposal_subjects | cues.proposal_verbs}
+    assert all(role[w] in "so" for w in cues.proposal_subjects)
+    assert all(role[w] in "vp" for w in cues.proposal_verbs)

@@ -4,6 +4,8 @@ repository name of its code URL)."""
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc
 
 from kg.extract.classifier import LinearModel
@@ -11,9 +13,9 @@ from kg.extract.cues import Cues, load_cues
 from kg.extract.found import Found
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import lowers
+from kg.extract.wordclass import word_classes
 from kg.model import EntityType
 
-_SUBJECTS = load_cues().proposal_subjects  # kg/data/cues.json
 _STOP_PROPOSAL = load_cues().proposal_object_stop  # kg/data/cues.json
 _NOVEL = load_cues().novelty_words  # kg/data/cues.json
 
@@ -65,22 +67,17 @@ def proposal_verbs_of(doc: Doc) -> list[int | None]:
     """The proposal verb of every sentence ("we propose", "this paper introduces"), if any."""
     found = doc.user_data.get("kg_proposal_verbs")
     if found is None:
-        lower = lowers(doc)
-        verbs = load_cues().proposal_verbs
+        roles = word_classes(doc).role
         found = doc.user_data["kg_proposal_verbs"] = [
-            _proposal_verb(lower, a, b, verbs) for a, b in sentence_bounds(doc)
+            m.end() - 1 if (m := _VERB_AFTER_SUBJECT.search(roles, a, b)) else None
+            for a, b in sentence_bounds(doc)
         ]
     return found
 
 
-def _proposal_verb(lower: list[str], start: int, end: int, verbs: frozenset[str]) -> int | None:
-    seen_subject = False
-    for i in range(start, end):
-        if lower[i] in _SUBJECTS:
-            seen_subject = True
-        elif seen_subject and lower[i] in verbs:
-            return i
-    return None
+#: the first proposal verb after the first subject of a sentence, in the role classes
+#: (`WordClasses.role`: s "we", "this", "here"; o "our"; v a proposal verb; p "proposed")
+_VERB_AFTER_SUBJECT = re.compile(r"[so].*?[vp]")
 
 
 def is_component_sentence(

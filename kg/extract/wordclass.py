@@ -177,12 +177,16 @@ def _phrase(word: str, lower: str) -> str:
     return "q" if word in OPEN_QUOTES else "."
 
 
+#: the subjects of a proposal but "our" ("we propose", "this paper introduces", "here we")
+_SUBJECTS = load_cues().proposal_subjects - {"our"}
+
+
 def _role(lower: str) -> str:
     if lower == "our":
         return "o"
     if lower == "proposed":
         return "p"
-    if lower in {"we", "this", "here"}:
+    if lower in _SUBJECTS:
         return "s"
     if lower in load_cues().proposal_verbs:
         return "v"
@@ -210,7 +214,8 @@ def _head(lower: str) -> str:
 #: `_role`, `_cue` and `_head` of every word whose classes are not " @ " (none of them)
 _CUE_CLASSES = {
     w: _role(w) + _cue(w) + _head(w)
-    for w in {"our", "proposed", "we", "this", "here", "baseline", "baselines"}
+    for w in {"our", "proposed", "baseline", "baselines"}
+    | load_cues().proposal_subjects
     | load_cues().proposal_verbs
     | TRAIN_WORDS
     | EVAL_WORDS
