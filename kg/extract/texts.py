@@ -109,12 +109,15 @@ def text(doc: Doc) -> str:
 
 def span_text(doc: Doc, start: int, end: int) -> str:
     """The text of tokens [start, end) (`doc[start:end].text`, without a Span)."""
+    parts = doc.user_data.get("kg_span_parts")
+    if parts is None:  # what every call reads, looked up once per Doc
+        parts = doc.user_data["kg_span_parts"] = (words(doc), offsets(doc), text(doc))
+    token, at, body = parts
     if end - start == 1:
-        return words(doc)[start]
+        return token[start]
     # the Doc's text from the first token to the end of the last (a Doc's text is its
     # tokens, each with the one space that follows it, if any)
-    at = offsets(doc)
-    return text(doc)[at[start] : at[end - 1] + len(words(doc)[end - 1])]
+    return body[at[start] : at[end - 1] + len(token[end - 1])]
 
 
 _URL = re.compile(r"(https?://|www\.)\S+")
