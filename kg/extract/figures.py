@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from spacy.tokens import Doc
 
@@ -91,6 +92,17 @@ def _has_letter(name: str) -> bool:
 def is_metric(word: str, cues: Cues) -> bool:
     """accuracy, exact-match, Pass@1, F1-score, CIDEr: a metric word or a compound of one,
     or the plural of one ("accuracies of 98.2% and 93.9%", "AUCs of 97.5%")."""
+    if cues is load_cues():
+        return _is_metric_word(word)  # the shipped cues: kept by word
+    return _is_metric(word, cues)
+
+
+@lru_cache(maxsize=65536)
+def _is_metric_word(word: str) -> bool:
+    return _is_metric(word, load_cues())
+
+
+def _is_metric(word: str, cues: Cues) -> bool:
     metric = cues.metric_words
     return any(
         w in metric
