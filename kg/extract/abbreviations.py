@@ -12,7 +12,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.cues import load_cues
 from kg.extract.sentences import sentence_bounds
-from kg.extract.texts import positions, words
+from kg.extract.texts import offsets, positions, span_text, words
 
 
 @lru_cache(maxsize=65536)
@@ -272,29 +272,32 @@ def _long_before(
     doc: Doc, word: list[str], short_i: int, before: int, sent_start: int
 ) -> tuple[Span, Span] | None:
     """The long form that ends at token `before` (exclusive) and spells token `short_i`."""
-    short = doc[short_i]
-    if not _valid_short(short.text) or before <= 0:
+    short = word[short_i]
+    if not _valid_short(short) or before <= 0:
         return None
-    n_chars = len([c for c in short.text if c.isalnum()])
+    n_chars = len([c for c in short if c.isalnum()])
     window_start = max(sent_start, before - min(n_chars + 5, n_chars * 2))
     # never reach back over punctuation that closes a clause
     for k in range(before - 1, window_start - 1, -1):
         if word[k] in {",", ";", ":", "(", ")", "."} or word[k].startswith("*"):
             window_start = k + 1
             break
-    window = doc[window_start:before]
-    if not len(window):
+    if window_start >= before:
         return None
-    initial = _initials_before(word, short.text, window_start, before)
+    initial = _initials_before(word, short, window_start, before)
     long: Span | None
     if initial is not None:  # "Annotator Aware Representations for Texts (AART)"
         long = doc[initial:before]
     else:  # Schwartz–Hearst: "vector quantization variational autoencoder (VQ-VAE)"
-        start_char = _spells(short.text, window.text)
+        # the window's text and character offsets, read without making its Span and Tokens
+        start_char = _spells(short, span_text(doc, window_start, before))
         if start_char is None:
             return None
+        at = offsets(doc)
         long = doc.char_span(
-            window.start_char + start_char, window.end_char, alignment_mode="expand"
+            at[window_start] + start_char,
+            at[before - 1] + len(word[before - 1]),
+            alignment_mode="expand",
         )
         # "Decomposed Prompt Tuning framework (DePT)": a head noun after the words that
         # spell the short form is no part of its long form
@@ -302,10 +305,10 @@ def _long_before(
             long is not None
             and len(long) > 2
             and word[long.end - 1].lower() in _HEADS
-            and _spells(short.text, long[:-1].text) == 0
+            and _spells(short, long[:-1].text) == 0
         ):
             long = long[:-1]
-    if long is None or len(long) < 2 and long.text.lower() == short.text.lower():
+    if long is None or len(long) < 2 and long.text.lower() == short.lower():
         return None
     if long.text.lower().startswith(("the ", "a ", "an ", "our ", "we ")):
         long = long[1:]
