@@ -74,12 +74,12 @@ def _adjective_follows(lower: list[str], k: int, end: int) -> bool:
     return nxt.isalpha() and nxt not in _OPENERS and nxt not in load_cues().proposal_phrase_stop
 
 
-#: words that, after the head noun, start what the phrase says of it
 #: prepositions that end a noun phrase (other than those `_ends_phrase` reads)
 _PREPOSITIONS = frozenset(
     {"across", "against", "beyond", "between", "into", "over", "through", "under", "via"}
     | {"without"}
 )
+#: words that, after the head noun, start what the phrase says of it
 _AFTER_HEAD = _PREPOSITIONS | {"capable", "able", "designed", "built", "trained", "tailored"}
 
 

@@ -115,7 +115,7 @@ def _subject_rules(
         beaten: set[str] = set()
         strong = cues.strong_comparison_cues
         cue = next((i for i in range(start, end) if lower[i] in strong), None)
-        points = [g for g in range(start, end) if g in gains] if gains else []
+        points = [g for g in gains if start <= g < end]
         if (cue is not None or points) and main_is_system:
             for f in in_sent:
                 if f.type not in _SYSTEMS or f.key in proposed:
@@ -157,6 +157,7 @@ _OVER = frozenset({"over", "than", "upon"})
 #: words that end the phrase after a gain's "over" ("over X when applied to Y")
 _GAIN_PHRASE_ENDS = frozenset(
     {"for", "on", "in", "with", "to", "from", "when", "of", "by", "at", "while", "which", "that"}
+    | {"."}
 )
 #: how far after a gain's "over" its phrase may name the system gained over
 _GAIN_REACH = 10
@@ -168,7 +169,7 @@ def _gained_over(lower: list[str], point: int, start: int) -> bool:
     training steps for A"."""
     if not point < start <= point + _GAIN_REACH:
         return False
-    return not any(w in _GAIN_PHRASE_ENDS or w == "." for w in lower[point + 1 : start])
+    return _GAIN_PHRASE_ENDS.isdisjoint(lower[point + 1 : start])
 
 
 def gain_points(doc: Doc) -> frozenset[int]:

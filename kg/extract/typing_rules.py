@@ -66,10 +66,6 @@ def _sentence(doc: Doc, span: _At) -> tuple[int, int]:
     return sentence_bounds(doc)[sentence_of(doc)[span.start]]
 
 
-def _sentence_start(doc: Doc, span: _At) -> int:
-    return _sentence(doc, span)[0]
-
-
 def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
     """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it
     (`first` is the first token of its sentence)."""
