@@ -146,6 +146,23 @@ def test_a_lexicon_method_with_a_suffix_is_typed_by_the_suffix(nlp, text, name, 
     assert decide_type(doc.char_span(start, start + len(name)), doc)[0] is etype
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # a metric word numbered is a metric's name, whatever stands before it (here a
+        # dataset's head noun, which would make it a dataset)
+        ("On the QuxText dataset, 50.3 ROUGE-1 is reached.", "ROUGE-1", EntityType.METRIC),
+        ("The FooCorpus dataset gives BLEU-4 of 38.2.", "BLEU-4", EntityType.METRIC),
+    ],
+)
+def test_a_metric_word_numbered_is_a_metric(nlp, text, name, expected):
+    from kg.extract.typing_rules import decide_type
+
+    doc = nlp(text)
+    start = text.index(name)
+    assert decide_type(doc.char_span(start, start + len(name)), doc)[0] is expected
+
+
 def test_the_type_of_offsets_is_the_type_of_their_span(nlp):
     """`type_at` reads a name by its token offsets, as `decide_type` reads a Span of them."""
     from kg.extract.typing_rules import decide_type, type_at

@@ -95,6 +95,30 @@ def test_who_scored(nlp, text, expected):
     assert results(nlp, text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNet. FooNet reaches 40.1% on HotpotQA, outperforming baselines "
+            "such as E5-Mistral-7B-Instruct (15.0%) and BM25 (9.8%).",
+            {
+                ("FooNet", "40.1", "HotpotQA"),
+                ("E5-Mistral-7B-Instruct", "15.0", "HotpotQA"),
+                ("BM25", "9.8", "HotpotQA"),
+            },
+        ),
+        # a difference shares itself along a list whose figures are labelled in parentheses
+        (
+            "We propose FooNet. FooNet improves accuracy by 41% (Qwen2.5-7B) and 20% "
+            "(Qwen2.5-3B) over RAG baselines on HotpotQA.",
+            set(),
+        ),
+    ],
+)
+def test_a_list_of_figures_each_with_its_name_in_parentheses(nlp, text, expected):
+    assert results(nlp, text) == expected
+
+
 def test_an_unnamed_rivals_figure_is_no_ones(nlp):
     text = "We propose FooRetrieval. FooRetrieval reaches 65.1% recall (vs. previous SOTA 24.7%)."
     assert results(nlp, text) == {("FooRetrieval", "65.1", None)}

@@ -30,7 +30,7 @@ NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "ra
 #: the features of a difference, which the rest of its list shares
 _DIFFERS = NOT_SCORE - {"range_start"}
 #: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
-_LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
+_LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively", "(", ")"})
 #: what alone stands between the figures of a tight list
 _JOINERS = frozenset({",", "and", "or", "%", ";"})
 #: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"

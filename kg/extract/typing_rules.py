@@ -151,13 +151,24 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
     return type_at(doc, span.start, span.end)
 
 
+_NUMBERED = re.compile(r"([a-z]+)-\d+")
+
+
+def _metric_name(lower: str, metric_words: frozenset[str]) -> bool:
+    """ "accuracy", "rouge-l", and a metric word numbered: "rouge-1", "bleu-4", "top-5"."""
+    if lower in metric_words:
+        return True
+    numbered = _NUMBERED.fullmatch(lower)
+    return numbered is not None and numbered.group(1) in metric_words
+
+
 def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
     """`decide_type` of the name at tokens [start, end), which no lexicon match is."""
     cues = load_cues()
     span = _At(start, end)
     name = span_text(doc, start, end)
     lower = name.lower()
-    if "@" in name or lower in cues.metric_words:
+    if "@" in name or _metric_name(lower, cues.metric_words):
         return EntityType.METRIC, "metric name"
     if model_family(name):
         return EntityType.MODEL, "model family"
