@@ -29,8 +29,11 @@ _SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
 NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "range_start"})
 #: the features of a difference, which the rest of its list shares
 _DIFFERS = NOT_SCORE - {"range_start"}
-#: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
-_LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively", "(", ")"})
+#: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on"),
+#: each figure with its name in parentheses too ("E5 (15.0%) and BM25 (9.8%)")
+_LIST_WORDS = frozenset(
+    {",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively", "(", ")"}
+)
 #: what alone stands between the figures of a tight list
 _JOINERS = frozenset({",", "and", "or", "%", ";"})
 #: words of a metric's scope within a list: "in micro average accuracy and 43.6% in macro"
