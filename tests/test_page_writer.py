@@ -54,3 +54,21 @@ def test_a_failed_write_leaves_the_previous_pages_and_no_temporary(tmp_path, mon
         writer.write("papers/d.html", b"d")
         writer.commit()
     assert (out / "papers" / "d.html").read_bytes() == b"d"
+
+
+def test_a_temporary_name_already_taken_is_left_alone(tmp_path):
+    """A temporary is named by its target and the process; where that name is taken (a
+    killed build's of the same process number, made after this build swept the folder),
+    another name is used and the file there is not touched."""
+    out = tmp_path / "out"
+    with ExportWriter(out) as writer:
+        writer.write("papers/a.html", b"a")  # the folder made and swept
+        taken = out / "papers" / f".kg-tmp.b.html.{os.getpid()}.tmp"
+        taken.write_bytes(b"someone else's")
+        writer.write("papers/b.html", b"b")
+        writer.stream("papers/c.html", lambda handle: handle.write(b"c"))
+        writer.commit()
+    assert (out / "papers" / "b.html").read_bytes() == b"b"
+    assert (out / "papers" / "c.html").read_bytes() == b"c"
+    assert taken.read_bytes() == b"someone else's"
+    assert stat.S_IMODE((out / "papers" / "c.html").stat().st_mode) == 0o644
