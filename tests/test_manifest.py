@@ -49,3 +49,55 @@ def test_an_unreadable_manifest_is_refused(tmp_path):
     write(tmp_path / MANIFEST, b"kg.nt\n\xff\n")
     with pytest.raises(ExportError, match="cannot read the manifest .not UTF-8."):
         claim(tmp_path, force=True)
+
+
+def _inside_by_path(name: str) -> bool:
+    """What `_inside` decides, as a path object reads it (the definition it replaced)."""
+    from pathlib import PurePosixPath
+
+    path = PurePosixPath(name)
+    return (
+        not path.is_absolute()
+        and ".." not in path.parts
+        and "\\" not in name
+        and str(path) == name
+        and name not in {".", MANIFEST}
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "index.html",
+        "papers/a.html",
+        "a/b/c.html",
+        ".kg-tmp.a.tmp",
+        "a..b",
+        "..a",
+        "a.",
+        "",
+        ".",
+        "..",
+        "/etc/passwd",
+        "//x",
+        "a//b",
+        "a/./b",
+        "./a",
+        "a/",
+        "a/..",
+        "../a",
+        "a/../b",
+        "a\\b",
+        "\\",
+        MANIFEST,
+        f"x/{MANIFEST}",
+        "...",
+        "a/.../b",
+        " ",
+        "a b",
+    ],
+)
+def test_a_manifest_line_is_read_as_a_path_object_reads_it(name):
+    from kg.export.manifest import _inside
+
+    assert _inside(name) == _inside_by_path(name)
