@@ -153,6 +153,10 @@ def test_a_lexicon_method_with_a_suffix_is_typed_by_the_suffix(nlp, text, name, 
         # dataset's head noun, which would make it a dataset)
         ("On the QuxText dataset, 50.3 ROUGE-1 is reached.", "ROUGE-1", EntityType.METRIC),
         ("The FooCorpus dataset gives BLEU-4 of 38.2.", "BLEU-4", EntityType.METRIC),
+        ("We report Top-10 accuracy on QuxSet.", "Top-10", EntityType.METRIC),
+        # a review's cases: a word that is a metric's now and then is no metric numbered
+        ("We train it with Reward-2, a new reward model, on data.", "Reward-2", EntityType.MODEL),
+        ("It is evaluated on the Success-5 benchmark here.", "Success-5", EntityType.BENCHMARK),
     ],
 )
 def test_a_metric_word_numbered_is_a_metric(nlp, text, name, expected):

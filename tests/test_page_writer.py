@@ -57,13 +57,13 @@ def test_a_failed_write_leaves_the_previous_pages_and_no_temporary(tmp_path, mon
 
 
 def test_a_temporary_name_already_taken_is_left_alone(tmp_path):
-    """A temporary is named by its target and the process; where that name is taken (a
-    killed build's of the same process number, made after this build swept the folder),
-    another name is used and the file there is not touched."""
+    """A temporary is named by its target and its writer; where that name is taken (made
+    after this build swept the folder), another name is used and the file there is not
+    touched."""
     out = tmp_path / "out"
     with ExportWriter(out) as writer:
         writer.write("papers/a.html", b"a")  # the folder made and swept
-        taken = out / "papers" / f".kg-tmp.b.html.{os.getpid()}.tmp"
+        taken = out / "papers" / f".kg-tmp.b.html.{writer._token}.tmp"
         taken.write_bytes(b"someone else's")
         writer.write("papers/b.html", b"b")
         writer.stream("papers/c.html", lambda handle: handle.write(b"c"))
@@ -72,3 +72,18 @@ def test_a_temporary_name_already_taken_is_left_alone(tmp_path):
     assert (out / "papers" / "c.html").read_bytes() == b"c"
     assert taken.read_bytes() == b"someone else's"
     assert stat.S_IMODE((out / "papers" / "c.html").stat().st_mode) == 0o644
+
+
+def test_a_second_build_into_the_folder_makes_the_first_fail_not_mix(tmp_path):
+    """Two writers of one process into one folder: the second sweeps the first's
+    temporaries, and the first's commit fails instead of putting the second's bytes in
+    place (a review found this with temporaries named by the process alone)."""
+    out = tmp_path / "out"
+    first = ExportWriter(out)
+    first.write("papers/a.html", b"one (whole)")
+    second = ExportWriter(out)
+    second.write("papers/a.html", b"two")
+    with pytest.raises(ExportError):
+        first.commit()
+    second.commit()
+    assert (out / "papers" / "a.html").read_bytes() == b"two"

@@ -119,6 +119,18 @@ def test_a_list_of_figures_each_with_its_name_in_parentheses(nlp, text, expected
     assert results(nlp, text) == expected
 
 
+@pytest.mark.parametrize(
+    "aside",
+    ["(a gain of 4.1%)", "(std 1.3%)", "(previously 77.0%)", "(up 7.3%)", "(+ 4.1%)"],
+)
+def test_a_figure_in_an_aside_makes_no_list(nlp, aside):
+    """A review's cases: a parenthesis between two figures pairs them only when it holds
+    a name alone, each figure's the same way; an aside neither drops the score after it
+    nor becomes one."""
+    text = f"We propose FooNet. FooNet reaches 84.2% on HotpotQA {aside} and 71.4% on TriviaQA."
+    assert results(nlp, text) == {("FooNet", "84.2", "HotpotQA"), ("FooNet", "71.4", "TriviaQA")}
+
+
 def test_an_unnamed_rivals_figure_is_no_ones(nlp):
     text = "We propose FooRetrieval. FooRetrieval reaches 65.1% recall (vs. previous SOTA 24.7%)."
     assert results(nlp, text) == {("FooRetrieval", "65.1", None)}

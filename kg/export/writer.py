@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import secrets
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -63,6 +64,10 @@ class ExportWriter:
         self.placed: dict[Path, os.stat_result] = {}
         self._swept: set[Path] = set()
         self._made: set[Path] = set()  #: folders made (or found) by this build
+        #: what names this writer's temporaries: its process and a random part, so that two
+        #: writers of one process never share one (a second build into the same folder
+        #: sweeps the first's temporaries, and the first's commit then fails, loudly)
+        self._token = f"{os.getpid()}.{secrets.token_hex(4)}"
         # folders by name, not by Path: a build has written 29,000 files
         folders = {os.path.dirname(name) for name in self.before}
         for folder in sorted({out / name for name in folders} | {out}):
@@ -135,13 +140,15 @@ class ExportWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._sweep(folder)
             self._made.add(folder)
-        # named by the target and this process: one open, where mkstemp's random names
-        # cost half of writing a page (29,000 pages: 2.7 of 5.4 s); a name taken (left by a
-        # killed build of the same process number, or another build's) falls back to it
-        path = os.path.join(folder, f"{TEMPORARY[0]}{target.name}.{os.getpid()}{TEMPORARY[1]}")
+        # named by the target and this writer: one open, where mkstemp's random names
+        # cost half of writing a page (29,000 pages: 2.7 of 5.4 s). A name taken (another
+        # build's) falls back to mkstemp, as does Windows' refusal of a name whose file is
+        # being deleted (a folder that refuses files refuses mkstemp's too: its error is
+        # raised)
+        path = os.path.join(folder, f"{TEMPORARY[0]}{target.name}.{self._token}{TEMPORARY[1]}")
         try:
             return os.open(path, _NEW, 0o600), path
-        except FileExistsError:
+        except (FileExistsError, PermissionError):
             return tempfile.mkstemp(
                 prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=folder
             )

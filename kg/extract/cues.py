@@ -24,6 +24,8 @@ class Cues:
     benchmark_suffixes: tuple[str, ...]
     model_variant_parts: frozenset[str]
     metric_words: frozenset[str]
+    #: metric words written with a number as one name: ROUGE-1, BLEU-4, Top-5
+    numbered_metrics: frozenset[str]
     adjective_suffixes: frozenset[str]
     method_use_cues: frozenset[str]
     proposal_np_stop: frozenset[str]
@@ -118,6 +120,7 @@ def read_cues(path: Path) -> Cues:
         benchmark_suffixes=tuple(raw["benchmark_suffixes"]),
         model_variant_parts=frozenset(raw["model_variant_parts"]),
         metric_words=frozenset(raw["metric_words"]),
+        numbered_metrics=frozenset(raw["numbered_metrics"]),
         adjective_suffixes=frozenset(raw["adjective_suffixes"]),
         method_use_cues=frozenset(raw["method_use_cues"]),
         proposal_np_stop=frozenset(raw["proposal_np_stop"]),

@@ -154,12 +154,14 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
 _NUMBERED = re.compile(r"([a-z]+)-\d+")
 
 
-def _metric_name(lower: str, metric_words: frozenset[str]) -> bool:
-    """ "accuracy", "rouge-l", and a metric word numbered: "rouge-1", "bleu-4", "top-5"."""
-    if lower in metric_words:
+def _metric_name(lower: str) -> bool:
+    """ "accuracy", "rouge-l", and a metric word that is written with a number ("rouge-1",
+    "bleu-4", "top-5": `numbered_metrics` of cues.json; not "reward-2", a model's name)."""
+    cues = load_cues()
+    if lower in cues.metric_words:
         return True
     numbered = _NUMBERED.fullmatch(lower)
-    return numbered is not None and numbered.group(1) in metric_words
+    return numbered is not None and numbered.group(1) in cues.numbered_metrics
 
 
 def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
@@ -168,7 +170,7 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
     span = _At(start, end)
     name = span_text(doc, start, end)
     lower = name.lower()
-    if "@" in name or _metric_name(lower, cues.metric_words):
+    if "@" in name or _metric_name(lower):
         return EntityType.METRIC, "metric name"
     if model_family(name):
         return EntityType.MODEL, "model family"
