@@ -25,6 +25,7 @@ from kg.extract.wordclass import (
     CUE_CHARS,
     EX,
     HEAD_TYPES,
+    NO_CUE,
     VS,
     WordClasses,
     word_classes,
@@ -307,7 +308,7 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         right = heads[b : min(last_token, b + 5)]
         if not right.isspace():
             seen.update(_HEAD_RIGHT[c] for c in set(right) if c != " ")
-        if cues[max(0, a - 6) : a].strip(_NO_CUE):  # the widest of the three windows
+        if cues[max(0, a - 6) : a].strip(NO_CUE):  # the widest of the three windows
             if not CUE_CHARS[CMP].isdisjoint(cues[max(0, a - 6) : a]):
                 seen.add("cmp_before")
             if not CUE_CHARS[VS].isdisjoint(cues[max(0, a - 3) : a]):
@@ -361,8 +362,6 @@ def _siblings(ctx: Context, j: int, span: tuple[int, int], seen: set[str]) -> No
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
-#: the cue class of a word that is no cue (`WordClasses.cue`: no bit set)
-_NO_CUE = chr(64)
 _HEAD_LEFT = {c: f + ":L" for c, f in _HEAD_FEATURE.items()}
 _HEAD_RIGHT = {c: f + ":R" for c, f in _HEAD_FEATURE.items()}
 #: the features of the words around a mention, made once per word (one string each: its

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from spacy.tokens import Doc, Span
 
 from kg.extract.appositions import called
-from kg.extract.cues import load_cues
+from kg.extract.cues import Cues, load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
@@ -154,10 +154,9 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
 _NUMBERED = re.compile(r"([a-z]+)-\d+")
 
 
-def _metric_name(lower: str) -> bool:
+def _metric_name(lower: str, cues: Cues) -> bool:
     """ "accuracy", "rouge-l", and a metric word that is written with a number ("rouge-1",
     "bleu-4", "top-5": `numbered_metrics` of cues.json; not "reward-2", a model's name)."""
-    cues = load_cues()
     if lower in cues.metric_words:
         return True
     numbered = _NUMBERED.fullmatch(lower)
@@ -170,7 +169,7 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
     span = _At(start, end)
     name = span_text(doc, start, end)
     lower = name.lower()
-    if "@" in name or _metric_name(lower):
+    if "@" in name or _metric_name(lower, cues):
         return EntityType.METRIC, "metric name"
     if model_family(name):
         return EntityType.MODEL, "model family"

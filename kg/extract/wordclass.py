@@ -34,8 +34,12 @@ EXAMPLES = load_cues().example_cues  # kg/data/cues.json
 
 #: bits of the cue class (`WordClasses.cue`): a comparison, "than"/"versus", "such as"
 CMP, VS, EX = 1, 2, 4
+#: the cue character of a word with no bit set (no cue), the base of every cue character
+NO_CUE = chr(64)
 #: the cue characters that carry each bit
-CUE_CHARS = {bit: frozenset(chr(64 + b) for b in range(8) if b & bit) for bit in (CMP, VS, EX)}
+CUE_CHARS = {
+    bit: frozenset(chr(ord(NO_CUE) + b) for b in range(8) if b & bit) for bit in (CMP, VS, EX)
+}
 #: the head-noun class of each type (`WordClasses.head`)
 HEAD_CHARS = {
     EntityType.METHOD: "M",
@@ -60,7 +64,7 @@ class WordClasses:
       "and", j another joiner, q an opening quote, . other;
     - `role`: s a proposal's subject (we, this, here), o "our", v a proposal verb,
       p "proposed", t a training word, e an evaluation word, x "baseline(s)", space other;
-    - `cue`: chr(64 + bits) of CMP, VS, EX;
+    - `cue`: `NO_CUE` plus the bits of CMP, VS, EX;
     - `head`: the type whose head noun the word is (`HEAD_CHARS`), or a space.
     """
 
@@ -203,7 +207,7 @@ def _cue(lower: str) -> str:
         | (VS if lower in VERSUS else 0)
         | (EX if lower in EXAMPLES else 0)
     )
-    return chr(64 + bits)
+    return chr(ord(NO_CUE) + bits)
 
 
 def _head(lower: str) -> str:
