@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from kg.errors import ExportError
+from kg.export.manifest import MANIFEST
 from kg.export.writer import ExportWriter
 
 
@@ -87,3 +88,38 @@ def test_a_second_build_into_the_folder_makes_the_first_fail_not_mix(tmp_path):
         first.commit()
     second.commit()
     assert (out / "papers" / "a.html").read_bytes() == b"two"
+
+
+@pytest.mark.parametrize("when", ["write", "stream", "manifest"])
+def test_ctrl_c_just_after_a_temporary_is_made_leaves_none(tmp_path, monkeypatch, when):
+    """Ctrl-C between a temporary's creation and its record once left an empty temporary
+    in the exports of an interrupted build (seen in CI: `papers/.kg-tmp.….tmp`, 0 bytes)."""
+    out = tmp_path / "out"
+    with ExportWriter(out) as writer:
+        writer.write("papers/a.html", b"before")
+        writer.commit()
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    real = os.open
+
+    def interrupted(path, flags, mode=0o777):
+        fd = real(path, flags, mode)
+        name = os.path.basename(path)
+        if name.startswith(".kg-tmp.") and (when != "manifest" or MANIFEST in name):
+            raise KeyboardInterrupt
+        return fd
+
+    with pytest.raises(KeyboardInterrupt), ExportWriter(out) as writer:
+        if when == "manifest":
+            writer.write("papers/a.html", b"after")
+            writer.write("papers/new.html", b"new")  # a name the manifest must gain
+            monkeypatch.setattr(os, "open", interrupted)
+            writer.commit()
+        else:
+            monkeypatch.setattr(os, "open", interrupted)
+            if when == "write":
+                writer.write("papers/a.html", b"after")
+            else:
+                writer.stream("papers/b.html", lambda handle: handle.write(b"b"))
+    monkeypatch.setattr(os, "open", real)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert (out / "papers" / "a.html").read_bytes() == b"before"

@@ -10,7 +10,6 @@ import logging
 import os
 import secrets
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -21,6 +20,8 @@ from kg.errors import ExportError
 from kg.export.manifest import MANIFEST, TEMPORARY, claim, is_temporary, manifest_text
 
 log = logging.getLogger(__name__)
+#: how many names `ExportWriter` tries for one temporary before it gives up
+_ATTEMPTS = 100
 #: how `ExportWriter` opens a temporary: a new file, never one that exists
 _NEW = (
     os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -68,6 +69,9 @@ class ExportWriter:
         #: writers of one process never share one (a second build into the same folder
         #: sweeps the first's temporaries, and the first's commit then fails, loudly)
         self._token = f"{os.getpid()}.{secrets.token_hex(4)}"
+        #: every temporary this writer may have made, recorded before the file is: Ctrl-C
+        #: between a file's creation and its record left it behind an interrupted build
+        self._opened: list[str] = []
         # folders by name, not by Path: a build has written 29,000 files
         folders = {os.path.dirname(name) for name in self.before}
         for folder in sorted({out / name for name in folders} | {out}):
@@ -142,16 +146,22 @@ class ExportWriter:
             self._made.add(folder)
         # named by the target and this writer: one open, where mkstemp's random names
         # cost half of writing a page (29,000 pages: 2.7 of 5.4 s). A name taken (another
-        # build's) falls back to mkstemp, as does Windows' refusal of a name whose file is
-        # being deleted (a folder that refuses files refuses mkstemp's too: its error is
-        # raised)
-        path = os.path.join(folder, f"{TEMPORARY[0]}{target.name}.{self._token}{TEMPORARY[1]}")
-        try:
-            return os.open(path, _NEW, 0o600), path
-        except (FileExistsError, PermissionError):
-            return tempfile.mkstemp(
-                prefix=f"{TEMPORARY[0]}{target.name}.", suffix=TEMPORARY[1], dir=folder
-            )
+        # build's) is followed by random ones, as mkstemp does, as is Windows' refusal of
+        # a name whose file is being deleted (a folder that refuses files refuses them all:
+        # the last error is raised). Each name is recorded before its file is made, so that
+        # `abort` finds every file this writer made
+        stem = os.path.join(folder, f"{TEMPORARY[0]}{target.name}.{self._token}")
+        path = stem + TEMPORARY[1]
+        for attempt in range(_ATTEMPTS):
+            self._opened.append(path)
+            try:
+                return os.open(path, _NEW, 0o600), path
+            except (FileExistsError, PermissionError):
+                self._opened.pop()  # not this writer's file: never removed by it
+                if attempt == _ATTEMPTS - 1:
+                    raise
+            path = f"{stem}.{secrets.token_hex(4)}{TEMPORARY[1]}"
+        raise AssertionError("unreachable")
 
     def _failed(self, error: OSError) -> ExportError:
         """Remove the temporaries; the error to raise."""
@@ -195,6 +205,7 @@ class ExportWriter:
         for tmp, target in self.temps:
             os.replace(tmp, target)
         self.temps, self.kept = [], []
+        self._opened = [str(tmp) for tmp in self.aside.values()]
         root = self.out.resolve()
         for name in sorted(self.before - names):
             path = self.out / name
@@ -216,10 +227,7 @@ class ExportWriter:
         target = self.out / MANIFEST
         if _holds(target, payload):
             return
-        self.out.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f"{TEMPORARY[0]}{MANIFEST}.", suffix=TEMPORARY[1], dir=self.out
-        )
+        fd, tmp = self._temporary(target)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
@@ -233,9 +241,9 @@ class ExportWriter:
 
     def abort(self) -> None:
         """Remove the temporaries; the previous exports are untouched."""
-        for tmp in [*(tmp for tmp, _ in self.temps), *self.aside.values()]:
-            tmp.unlink(missing_ok=True)
-        self.temps, self.aside = [], {}
+        for tmp in self._opened:  # those put in place are gone from these names
+            Path(tmp).unlink(missing_ok=True)
+        self.temps, self.aside, self._opened = [], {}, []
 
 
 #: from how many files one `syncfs` of their file system flushes them (`_fsync_all`)
