@@ -13,10 +13,11 @@ import psutil
 import pytest
 from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, need_module, write
 
-from kg.builder.cache import ExtractionCache
+from kg.builder.cache import ExtractionCache, cache_key
 from kg.builder.engines import run_extraction
 from kg.builder.pipeline import build
 from kg.cli import main
+from kg.extract.serial import dump
 from kg.ingest import read_inputs
 
 
@@ -102,6 +103,21 @@ def test_a_killed_build_resumes_from_the_cache_and_equals_a_clean_build(tmp_path
     subprocess.run([*command, "-o", str(tmp_path / "resumed")], env=env, check=True)
     subprocess.run([*command, "-o", str(tmp_path / "clean"), "--no-cache"], env=env, check=True)
     assert snapshot(tmp_path / "resumed") == snapshot(tmp_path / "clean")
+
+
+@pytest.mark.slow
+def test_worker_processes_cache_what_one_process_caches(tmp_path):
+    """Extractions made in worker processes are cached in the form the workers sent (not
+    dumped again by the build): the same entries as a one-process build's."""
+    papers = read_inputs([SEEDS])
+    one, two = ExtractionCache(tmp_path / "one"), ExtractionCache(tmp_path / "two")
+    alone, _ = run_extraction(papers, cache=one, workers=1)
+    spawned, _ = run_extraction(papers, cache=two, workers=2)
+    assert spawned == alone
+    keys = [cache_key(p.text) for p in papers]
+    cached = two.get_many(keys)
+    assert len(cached) == len(set(keys)) and cached == one.get_many(keys)
+    assert cached == {key: dump(ex) for key, ex in zip(keys, alone, strict=True)}
 
 
 @pytest.mark.slow

@@ -33,21 +33,28 @@ def auto_workers(papers: int) -> int:
     return 1 if papers < PARALLEL_FROM else max(1, min(os.cpu_count() or 1, 8))
 
 
-def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extraction]:
+#: an extraction, and its cached form where a worker process made it (`dump`)
+Extracted = tuple[Extraction, dict | None]
+
+
+def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extracted]:
     if not papers:
         return  # every extraction came from the cache: no pipeline, no spaCy
     if workers <= 1:
         from kg.extract import iter_extract  # spaCy loads only when something is extracted
 
-        yield from iter_extract(papers, _worker_nlp())
+        for ex in iter_extract(papers, _worker_nlp()):
+            yield ex, None
         return
     # each worker builds the pipeline once and sends back plain dicts, not spaCy Docs
-    # (spaCy's own n_process pickles whole Docs and was twice as slow here)
+    # (spaCy's own n_process pickles whole Docs and was twice as slow here); the cache
+    # stores those dicts as they came (dumping each again cost the build's process 0.8 s
+    # of CPU at 25,000 abstracts, while the workers needed both cores)
     chunks = [list(papers[i : i + CHUNK]) for i in range(0, len(papers), CHUNK)]
     with spawn_pool(workers, _start_worker) as pool:
         for chunk, dumped in zip(chunks, pool.map(_extract_dumped, chunks), strict=True):
             for paper, data in zip(chunk, dumped, strict=True):
-                yield load(data, paper)
+                yield load(data, paper), data
 
 
 def _extract_dumped(papers: list[Paper]) -> list[dict]:
@@ -75,7 +82,7 @@ def _extract_partition(papers: list[Paper]) -> list[Extraction]:
     return list(iter_extract(papers, _worker_nlp()))
 
 
-def _dask(papers: Sequence[Paper], scheduler: str | None) -> Iterator[Extraction]:
+def _dask(papers: Sequence[Paper], scheduler: str | None) -> Iterator[Extracted]:
     try:
         import dask.bag as db
         from distributed import Client, LocalCluster
@@ -98,7 +105,8 @@ def _dask(papers: Sequence[Paper], scheduler: str | None) -> Iterator[Extraction
         workers = max(1, len(client.scheduler_info()["workers"]))
         bag = db.from_sequence(list(papers), npartitions=max(1, min(len(papers), workers * 4)))
         results = bag.map_partitions(_extract_partition).compute()
-        yield from results
+        for ex in results:
+            yield ex, None
     finally:
         client.close()
         if cluster is not None:
@@ -146,11 +154,11 @@ def run_extraction(
     else:
         stream = _dask(chosen, scheduler)
     pending: dict[str, dict] = {}
-    for n, ex in enumerate(stream):
+    for n, (ex, dumped) in enumerate(stream):
         index = todo[n]
         done[index] = ex
         if cache is not None:
-            pending[keys[index]] = dump(ex)
+            pending[keys[index]] = dumped if dumped is not None else dump(ex)
             if len(pending) >= COMMIT_EVERY:
                 cache.put_many(pending)  # type: ignore[attr-defined]
                 pending = {}
