@@ -123,3 +123,17 @@ def test_ctrl_c_just_after_a_temporary_is_made_leaves_none(tmp_path, monkeypatch
     monkeypatch.setattr(os, "open", real)
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert (out / "papers" / "a.html").read_bytes() == b"before"
+
+
+def test_an_aborted_build_leaves_a_temporary_name_it_did_not_make(tmp_path):
+    """Where a temporary's name is taken (another build's file), the writer uses another
+    name, and its abort removes only its own."""
+    out = tmp_path / "out"
+    with pytest.raises(RuntimeError), ExportWriter(out) as writer:
+        writer.write("papers/a.html", b"a")
+        taken = out / "papers" / f".kg-tmp.b.html.{writer._token}.tmp"
+        taken.write_bytes(b"someone else's")
+        writer.write("papers/b.html", b"b")
+        raise RuntimeError("the build fails")
+    assert sorted(p.name for p in (out / "papers").iterdir()) == [taken.name]
+    assert taken.read_bytes() == b"someone else's"

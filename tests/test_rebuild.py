@@ -387,3 +387,16 @@ def test_the_cache_keeps_kg_nt_aside_for_the_latest_four_exports_directories(sou
     assert not build(
         [source], oldest, cache_dir=cache, views="none", rdf_formats="turtle"
     ).blocks_reused
+
+
+def test_a_memo_interrupted_while_written_leaves_no_temporary(tmp_path, monkeypatch):
+    """Ctrl-C while a memo is written leaves neither a memo nor its temporary in the cache."""
+    path = tmp_path / "cache" / "memo.json"
+
+    def interrupted(source, target):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        kg.builder.memo.save(path, {"pages": {}})
+    assert list(path.parent.iterdir()) == []

@@ -98,8 +98,10 @@ def save(path: Path | None, data: dict) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
+        tmp = None
     except OSError as error:
         log.warning("%s: cannot write the memo (%s)", path, error.strerror)
+    finally:  # on any failure, Ctrl-C included, no temporary is left in the cache
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
 

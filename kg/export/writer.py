@@ -242,7 +242,10 @@ class ExportWriter:
     def abort(self) -> None:
         """Remove the temporaries; the previous exports are untouched."""
         for tmp in self._opened:  # those put in place are gone from these names
-            Path(tmp).unlink(missing_ok=True)
+            try:  # one that cannot go (Windows: a file still open) leaves the rest to go
+                Path(tmp).unlink(missing_ok=True)
+            except OSError as error:
+                log.warning("%s: cannot remove a temporary (%s)", tmp, error.strerror)
         self.temps, self.aside, self._opened = [], {}, []
 
 
