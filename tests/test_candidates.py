@@ -86,6 +86,7 @@ def candidates(nlp, text: str) -> dict[str, set[str]]:
         ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-7B-Instruct", "SLASH"),
         ("We use Qwen2.5-VL-3B/7B-Instruct.", "Qwen2.5-VL-3B-Instruct", "SLASH"),
         ("We prune LLaMA-V1/V2 and OPT.", "LLaMA-V2", "SLASH"),  # a letter-and-digit version
+        ("Scores on AIME 2024/2025 rise.", "AIME 2025", "SLASH"),  # a name ending in a year
         (
             "We propose sparse token routing. Sparse token routing is fast.",
             "Sparse token routing",

@@ -113,6 +113,36 @@ def test_typing(nlp, text, name, etype):
 
 
 @pytest.mark.parametrize(
+    ("text", "first", "second", "etype"),
+    [
+        ("We evaluate on AIME24/25 and MATH500.", "AIME24", "AIME25", EntityType.BENCHMARK),
+        (
+            "Experiments with Qwen2.5-VL-3B/7B-Instruct show gains.",
+            "Qwen2.5-VL-3B-Instruct",
+            "Qwen2.5-VL-7B-Instruct",
+            EntityType.MODEL,
+        ),
+        ("Results on AIME 2024/2025 and GPQA.", "AIME 2024", "AIME 2025", EntityType.BENCHMARK),
+    ],
+)
+def test_a_name_a_slash_abbreviates_has_the_type_of_the_name_before(
+    nlp, text, first, second, etype
+):
+    """The second name of a slash coordination is an entity of the first's type: the
+    entity model alone left "25" out (no lexicon entry or shape of its own)."""
+    found = entities(nlp, text)
+    assert found[first].type is etype, found
+    assert second in found, found
+    assert found[second].type is etype
+
+
+def test_a_slash_between_numbers_names_nothing(nlp):
+    """A ratio or a span of years is no name: only a name before the number is completed."""
+    found = entities(nlp, "We sample 1/2 of the data in 2023/2024 with ratios of 3/4.")
+    assert not [n for n in found if "/" in n or n[:1].isdigit()], found
+
+
+@pytest.mark.parametrize(
     ("text", "name", "etype"),
     [
         ("Results on MovieLens 25M improve.", "MovieLens 25M", EntityType.DATASET),  # not a size

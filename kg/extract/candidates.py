@@ -324,13 +324,19 @@ class CandidateFinder:
             yield start, end
 
     def _slashed(self, words: list[str]) -> Iterator[tuple[int, int, str]]:
-        """AIME24/25 → AIME25, Qwen2.5-VL-3B/7B-Instruct → Qwen2.5-VL-7B-Instruct: the name
-        a slash abbreviates, on the span of its second part."""
+        """AIME24/25 → AIME25, Qwen2.5-VL-3B/7B-Instruct → Qwen2.5-VL-7B-Instruct, AIME
+        2024/2025 → AIME 2025: the name a slash abbreviates, on the span of its second
+        part."""
         n = len(words)
         for i in range(1, n - 1):
             if words[i] != "/":
                 continue
             first, second = words[i - 1], words[i + 1]
+            if first.isdigit() and second.isdigit() and len(first) == len(second) and i >= 2:
+                # AIME 2024/2025 → AIME 2025: a name whose last word is a year or number
+                if is_name_shape(words[i - 2]) and not words[i - 2][-1:].isdigit():
+                    yield i + 1, i + 2, words[i - 2] + " " + second
+                continue
             if not is_name_shape(first) or not second[:1].isalnum():
                 continue
             name = expand_slash(first, second)

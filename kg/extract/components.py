@@ -22,7 +22,7 @@ from kg.extract.abbreviations import find_abbreviations
 from kg.extract.candidates import Abbreviation, Candidate, CandidateFinder
 from kg.extract.classifier import Models, load_models
 from kg.extract.cues import load_cues
-from kg.extract.entities import Decision, complete_lists, decide, rule_type
+from kg.extract.entities import Decision, complete_lists, complete_slashes, decide, rule_type
 from kg.extract.entities import select as select_spans
 from kg.extract.entity_features import context, group_features
 from kg.extract.groups import Group, build_groups
@@ -261,6 +261,7 @@ class EntityResolver:
         decisions = [decide(r, f, model) for r, f in zip(rules, features, strict=True)]
         if model is not None:
             decisions = complete_lists(groups, decisions, features, ctx)
+            decisions = complete_slashes(groups, decisions, ctx)
         doc.user_data[GROUPS] = list(zip(groups, features, decisions, strict=True))
         chosen = []
         for span, g in select_spans(groups, decisions):

@@ -95,6 +95,32 @@ def complete_lists(
 _LIST_TYPES = {t.value for t in CORE}
 
 
+def complete_slashes(
+    groups: list[Group], decisions: list[Decision], ctx: Context
+) -> list[Decision]:
+    """ "AIME24/25", "Qwen2.5-VL-3B/7B-Instruct": the name a slash abbreviates (AIME25) is
+    of the type of the kept name before the slash. The model decides the second name on
+    its own, from little: no lexicon entry or shape of its own speaks for a bare "25"."""
+    owner = {span: g for g, group in enumerate(groups) for span in group.spans}
+    out = list(decisions)
+    for g, group in enumerate(groups):
+        if decisions[g].label in _LIST_TYPES:
+            continue
+        for a, _ in group.spans:
+            if a < 2 or ctx.lower[a - 1] != "/" or (a, a + 1) not in group.names:
+                continue
+            kept = [
+                decisions[owner[s]]
+                for s in ctx.covered.get(a - 2, ())
+                if s[1] == a - 1 and s in owner and decisions[owner[s]].label in _LIST_TYPES
+            ]
+            if kept:
+                first = max(kept, key=lambda d: d.probability)
+                out[g] = Decision(first.label, first.probability, "named by a slash")
+                break
+    return out
+
+
 def select(groups: list[Group], decisions: list[Decision]) -> list[tuple[tuple[int, int], int]]:
     """Non-overlapping (span, group index) pairs: spans of the most probable entities first,
     then the longer; a span that overlaps one already kept is dropped. A span inside a
