@@ -104,6 +104,9 @@ def test_generic_acronym_definitions_are_dropped(nlp):
             "Video-Holmes",
             EntityType.BENCHMARK,
         ),  # list member typed by its siblings' context
+        # a group's noun is named by what it holds, in the typing rules too
+        ("We present FooVerse, a suite of models for robots.", "FooVerse", EntityType.MODEL),
+        ("We present FooVerse, a suite of benchmarks.", "FooVerse", EntityType.BENCHMARK),
     ],
 )
 def test_typing(nlp, text, name, etype):

@@ -37,7 +37,7 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
             if (
                 lower[k] == "of"
                 and k > start
-                and lower[k - 1] in _CONTAINERS
+                and lower[k - 1] in CONTAINER_NOUNS
                 and (found is None or first_head == k - 1)
             ):
                 # "a series of image retrieval models", "a suite of models": what it holds
@@ -62,7 +62,7 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
 
 
 #: nouns of a group whose members name it: "a suite of models", "a family of benchmarks"
-_CONTAINERS = frozenset(
+CONTAINER_NOUNS = frozenset(
     {"series", "set", "suite", "family", "collection", "range", "pair", "variety", "class"}
 )
 

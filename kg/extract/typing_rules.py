@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
-from kg.extract.appositions import called
+from kg.extract.appositions import CONTAINER_NOUNS, called
 from kg.extract.cues import Cues, load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
@@ -92,6 +92,8 @@ def _head_after(doc: Doc, span: _At) -> EntityType | None:
         j = i + 1
         while j < min(n, i + 6) and low[j] in _ARTICLES:
             j += 1
+        if j < n and j > i + 1 and low[j] in CONTAINER_NOUNS and j + 1 < n and low[j + 1] == "of":
+            return None  # "X, a suite of models": what it holds names it (the apposition)
         if j < n and j > i + 1 and low[j] in heads:
             return heads[low[j]]
         # "X, a dataset-construction framework": a compound head
