@@ -85,6 +85,16 @@ def test_our_x_comma_name_is_the_papers(tokens, text):
     assert "our_appos" in features_of(tokens, text, "FooNet")
 
 
+def test_our_x_before_the_proposal_sentence_is_no_background(tokens):
+    """ "Our method, FooNet, …" needs no proposal verb: named before "We also propose", it
+    is the paper's own all the same, where a name plainly before the proposal is not."""
+    text = "Our method, FooNet, beats OldNet. We also propose BarQA, a benchmark."
+    doc = tokens(text)
+    found = entities(doc, {"FooNet": M, "OldNet": M, "BarQA": B})
+    assert "before_proposal" not in proposed_features(doc, found, "FooNet", {}, "")
+    assert "before_proposal" in proposed_features(doc, found, "OldNet", {}, "")
+
+
 @pytest.mark.parametrize("word", sorted(load_cues().prior_work_words))
 def test_a_prior_work_word_before_a_name(tokens, word):
     assert "prior_before" in features_of(tokens, f"The {word} FooNet is slow.", "FooNet")

@@ -109,8 +109,8 @@ def proposed_features(
     verbs = proposal_verbs_of(doc)
     proposal_sents = [n for n, v in enumerate(verbs) if v is not None]
     out.append(f"first_sent:{min(first.sent, 3)}")
-    if proposal_sents and first.sent < proposal_sents[0]:
-        out.append("before_proposal")
+    if proposal_sents and first.sent < proposal_sents[0] and not _our_appos(lower, bounds, first):
+        out.append("before_proposal")  # not "Our method, X, …" before "We also propose Y"
     seen: set[str] = set()
     for f in mine:
         a, b = f.start, f.end
@@ -139,7 +139,7 @@ def proposed_features(
         if f.sent > 0 and lower[bounds[f.sent][0]] in {"our", "we"}:
             seen.add("our_sentence")
         before = lower[max(bounds[f.sent][0], a - CLAUSE_WORDS) : a]
-        if before[-1:] in ([","], [":"]) and "our" in before[:-1]:
+        if _our_appos(lower, bounds, f):
             seen.add("our_appos")  # "our method, X"
         if f is first:
             seen.update(before_features(before, cues))
@@ -151,6 +151,12 @@ def proposed_features(
 
 #: the words before a mention that `before_features` reads (cut at its clause's start)
 CLAUSE_WORDS = 6
+
+
+def _our_appos(lower: list[str], bounds: list[tuple[int, int]], f: Found) -> bool:
+    """Whether the mention `f` is named by "our" just before it: "our method, X"."""
+    before = lower[max(bounds[f.sent][0], f.start - CLAUSE_WORDS) : f.start]
+    return before[-1:] in ([","], [":"]) and "our" in before[:-1]
 
 
 def prior_work_cues(doc: Doc, f: Found) -> list[str]:
