@@ -85,6 +85,15 @@ def test_our_x_comma_name_is_the_papers(tokens, text):
     assert "our_appos" in features_of(tokens, text, "FooNet")
 
 
+@pytest.mark.parametrize("verb", ["fine-tunes", "trains", "pre-trains", "finetunes"])
+def test_a_training_verb_before_a_dataset_makes_it_used(tokens, verb):
+    """ "FooNet fine-tunes Llama on BazData": BazData is FooNet's training data, not what it
+    is evaluated on (every form of the verb, not only "trained")."""
+    doc = tokens(f"We propose FooNet. FooNet {verb} Llama on BazData.")
+    found = entities(doc, {"FooNet": M, "Llama": M, "BazData": D})
+    assert ("FooNet", RelationType.USES, "BazData") in find_relations(doc, found, ["FooNet"])
+
+
 def test_our_x_before_the_proposal_sentence_is_no_background(tokens):
     """ "Our method, FooNet, …" needs no proposal verb: named before "We also propose", it
     is the paper's own all the same, where a name plainly before the proposal is not."""
