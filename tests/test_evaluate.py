@@ -147,8 +147,9 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.742, Model 0.700 on
-    2026-12-05; lenient 0.726 before the apposition rules; the
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.737 since 2026-12-06,
+    when "CIFAR-10/100" began to give CIFAR-100 too, which GSAP does not annotate; lenient
+    0.742, Model 0.700 on 2026-12-05; lenient 0.726 before the apposition rules; the
     floors were 0.73 and 0.71 at 0.747 and 0.717 before the models learnt from 300 more
     pool abstracts, annotated by GUIDELINE.md, whose typing GSAP's guideline does not
     share)."""
