@@ -139,10 +139,26 @@ def test_a_name_a_slash_abbreviates_has_the_type_of_the_name_before(
     assert found[second].type is etype
 
 
-def test_a_slash_between_numbers_names_nothing(nlp):
-    """A ratio or a span of years is no name: only a name before the number is completed."""
-    found = entities(nlp, "We sample 1/2 of the data in 2023/2024 with ratios of 3/4.")
-    assert not [n for n in found if "/" in n or n[:1].isdigit()], found
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We sample 1/2 of the data in 2023/2024 with ratios of 3/4.",
+        # a name before a fraction is no name of a year ("ImageNet 8", "MMLU 0")
+        "Top 1/5 accuracy on ImageNet 1/8 subsets.",
+        "We test on MMLU 5/0 shots.",
+    ],
+)
+def test_a_slash_between_numbers_names_nothing(nlp, text):
+    """A ratio or a span of years is no name; after a name, only a year is completed."""
+    found = entities(nlp, text)
+    assert not [n for n in found if "/" in n or n[-1:].isdigit()], found
+
+
+def test_a_name_a_slash_abbreviates_is_one_entity_with_its_lexicon_name(nlp):
+    """AIME25 of "AIME24/25" is the lexicon's AIME 2025, named again later: one entity."""
+    found = entities(nlp, "We test on AIME24/25. AIME 2025 is hard and AIME25 is new.")
+    assert [n for n in found if n != "AIME24"] == ["AIME25"], found
+    assert {m.text for m in found["AIME25"].mentions} == {"25", "AIME 2025", "AIME25"}
 
 
 @pytest.mark.parametrize(

@@ -332,8 +332,8 @@ class CandidateFinder:
             if words[i] != "/":
                 continue
             first, second = words[i - 1], words[i + 1]
-            if first.isdigit() and second.isdigit() and len(first) == len(second) and i >= 2:
-                # AIME 2024/2025 → AIME 2025: a name whose last word is a year or number
+            if _EDITION.fullmatch(first) and _EDITION.fullmatch(second) and i >= 2:
+                # AIME 2024/2025 → AIME 2025: a name whose last word is a year (not "1/8")
                 if is_name_shape(words[i - 2]) and not words[i - 2][-1:].isdigit():
                     yield i + 1, i + 2, words[i - 2] + " " + second
                 continue
@@ -349,6 +349,8 @@ class CandidateFinder:
                         yield i - 1, i, first + tail
 
 
+#: a year, the last word of a name coordinated by a slash ("AIME 2024/2025")
+_EDITION = re.compile(r"(19|20)\d\d")
 #: a run of capitalised words: it starts at one that is no stop word, goes on over
 #: capitalised words and compounds, and over "of", "for", "and" before a capitalised word
 _RUN = re.compile(r"[ABN](?:[AaBbN]|[jk](?=[AaN]))*")

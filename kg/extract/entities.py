@@ -109,15 +109,20 @@ def complete_slashes(
         for a, _ in group.spans:
             if a < 2 or ctx.lower[a - 1] != "/" or (a, a + 1) not in group.names:
                 continue
-            kept = [
-                decisions[owner[s]]
+            # the name before the slash, if it is the one `select` keeps there: the likeliest
+            # typed span over its last token, the longer first ("ImageNet 1" of "ImageNet
+            # 1/8" loses to "ImageNet", and names nothing after the slash)
+            typed = [
+                (decisions[owner[s]].probability, s[1] - s[0], s)
                 for s in ctx.covered.get(a - 2, ())
-                if s[1] == a - 1 and s in owner and decisions[owner[s]].label in _LIST_TYPES
+                if s in owner and decisions[owner[s]].label in _LIST_TYPES
             ]
-            if kept:
-                first = max(kept, key=lambda d: d.probability)
-                out[g] = Decision(first.label, first.probability, "named by a slash")
-                break
+            if typed:
+                *_, span = max(typed)
+                if span[1] == a - 1:
+                    first = decisions[owner[span]]
+                    out[g] = Decision(first.label, first.probability, "named by a slash")
+                    break
     return out
 
 
