@@ -119,16 +119,8 @@ def test_typing(nlp, text, name, etype):
     ("text", "name", "concept"),
     [
         # the form most abstracts write it in (9 of ml_abstracts): the lexicon's benchmark
-        (
-            "It sets 38.7 BLEU on WMT14 English-German.",
-            "WMT14 English-German",
-            "wmt14englishtogerman",
-        ),
-        (
-            "It reaches 41.0 BLEU on WMT14 English-French.",
-            "WMT14 English-French",
-            "wmt14englishfrench",
-        ),
+        ("38.7 BLEU on WMT14 English-German.", "WMT14 English-German", "wmt14englishtogerman"),
+        ("41.0 BLEU on WMT14 English-French.", "WMT14 English-French", "wmt14englishfrench"),
     ],
 )
 def test_a_translation_benchmark_as_abstracts_write_it(nlp, text, name, concept):
