@@ -51,6 +51,7 @@ def build_groups(
     pairs: list[Abbreviation],
     lexicon: list[Span],
     label_folds: Mapping[str, frozenset[str]] | None = None,
+    folded_concepts: Mapping[str, str] | None = None,
 ) -> list[Group]:
     """Group candidate and lexicon spans by the name they stand for.
 
@@ -58,7 +59,9 @@ def build_groups(
     knows the acronym: the long form joins the lexicon's concept when it is one of the
     concept's labels ("Byte Pair Encoding (BPE)"), else the text's own definition wins and
     the acronym leaves the concept ("Sharpness-Aware Minimization (SAM)" is no Segment
-    Anything Model). `label_folds`: each concept's folded labels."""
+    Anything Model). `label_folds`: each concept's folded labels; `folded_concepts`: the
+    concept each folded label names, which a name a slash abbreviates joins ("AIME25" of
+    "AIME24/25" is the lexicon's AIME 2025)."""
     words = token_texts(doc)
     spans: dict[tuple[int, int], set[str]] = {}
     names: dict[tuple[int, int], str] = {}
@@ -92,11 +95,10 @@ def build_groups(
             short_to_long.setdefault(short_key, long_key)
             long_of.setdefault(long_key, long_span)
     keys = {span: _key(doc, span, concept, names) for span in spans}
-    if names and label_folds:  # AIME25 of "AIME24/25" is the lexicon's AIME 2025
-        known_labels = _concepts_by_label(label_folds)
-        for span in names:
-            if span not in concept and keys.get(span) in known_labels:
-                keys[span] = known_labels[keys[span]]
+    named_as = folded_concepts or {}
+    for span in names:
+        if span not in concept and keys[span] in named_as:
+            keys[span] = named_as[keys[span]]
     known = set(keys.values())
 
     def canonical(key: str) -> tuple[str, bool]:
@@ -136,22 +138,6 @@ def build_groups(
     for key, group in groups.items():
         group.long = long_of.get(key)
     return list(groups.values())
-
-
-def _concepts_by_label(label_folds: Mapping[str, frozenset[str]]) -> dict[str, str]:
-    """Each folded label's concept (the first by concept key where two share a label),
-    made once for the mapping last given (the lexicon's, in practice)."""
-    global _BY_LABEL
-    if _BY_LABEL is None or _BY_LABEL[0] is not label_folds:
-        by_label: dict[str, str] = {}
-        for key in sorted(label_folds):
-            for label in label_folds[key]:
-                by_label.setdefault(label, key)
-        _BY_LABEL = (label_folds, by_label)
-    return _BY_LABEL[1]
-
-
-_BY_LABEL: tuple[Mapping[str, frozenset[str]], dict[str, str]] | None = None
 
 
 def _key(

@@ -109,8 +109,9 @@ def proposed_features(
     verbs = proposal_verbs_of(doc)
     proposal_sents = [n for n, v in enumerate(verbs) if v is not None]
     out.append(f"first_sent:{min(first.sent, 3)}")
-    if proposal_sents and first.sent < proposal_sents[0] and not _our_appos(lower, bounds, first):
-        out.append("before_proposal")  # not "Our method, X, …" before "We also propose Y"
+    if proposal_sents and first.sent < proposal_sents[0]:
+        if not _our_appos(clause_before(lower, bounds, first)):
+            out.append("before_proposal")  # not "Our method, X, …" before "We propose Y"
     seen: set[str] = set()
     for f in mine:
         a, b = f.start, f.end
@@ -138,8 +139,8 @@ def proposed_features(
             seen.add("appos_novel")
         if f.sent > 0 and lower[bounds[f.sent][0]] in {"our", "we"}:
             seen.add("our_sentence")
-        before = lower[max(bounds[f.sent][0], a - CLAUSE_WORDS) : a]
-        if _our_appos(lower, bounds, f):
+        before = clause_before(lower, bounds, f)
+        if _our_appos(before):
             seen.add("our_appos")  # "our method, X"
         if f is first:
             seen.update(before_features(before, cues))
@@ -153,16 +154,19 @@ def proposed_features(
 CLAUSE_WORDS = 6
 
 
-def _our_appos(lower: list[str], bounds: list[tuple[int, int]], f: Found) -> bool:
-    """Whether the mention `f` is named by "our" just before it: "our method, X"."""
-    before = lower[max(bounds[f.sent][0], f.start - CLAUSE_WORDS) : f.start]
+def clause_before(lower: list[str], bounds: list[tuple[int, int]], f: Found) -> list[str]:
+    """The `CLAUSE_WORDS` words before the mention `f`, within its sentence."""
+    return lower[max(bounds[f.sent][0], f.start - CLAUSE_WORDS) : f.start]
+
+
+def _our_appos(before: list[str]) -> bool:
+    """Whether the words before a mention name it by "our": "our method, X"."""
     return before[-1:] in ([","], [":"]) and "our" in before[:-1]
 
 
 def prior_work_cues(doc: Doc, f: Found) -> list[str]:
     """`before_features` of the words before the mention `f` in its sentence."""
-    start = sentence_bounds(doc)[f.sent][0]
-    return before_features(lowers(doc)[max(start, f.start - CLAUSE_WORDS) : f.start], load_cues())
+    return before_features(clause_before(lowers(doc), sentence_bounds(doc), f), load_cues())
 
 
 def before_features(before: list[str], cues: Cues) -> list[str]:
