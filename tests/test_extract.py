@@ -130,6 +130,35 @@ def test_a_translation_benchmark_as_abstracts_write_it(nlp, text, name, concept)
 
 
 @pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        # classic names of their subfields (each in 3 or more abstracts of ml_abstracts);
+        # with no word around it, "built on GIN" was typed a benchmark (the "on")
+        ("We propose FooNet. It is built on GIN.", "GIN", EntityType.METHOD),
+        ("We scale IMPALA to many actors.", "IMPALA", EntityType.METHOD),
+        ("Embeddings from DistMult improve.", "DistMult", EntityType.METHOD),
+        ("A policy search cheaper than AutoAugment.", "AutoAugment", EntityType.METHOD),
+        ("Graphs grounded in ConceptNet help.", "ConceptNet", EntityType.DATASET),
+        ("We report action recognition results on Kinetics.", "Kinetics", EntityType.BENCHMARK),
+    ],
+)
+def test_classic_names_are_known(nlp, text, name, etype):
+    found = entities(nlp, text)
+    assert found[name].type is etype, found
+    assert found[name].concept is not None
+
+
+def test_a_known_architecture_built_on_is_used(nlp):
+    text = (
+        "We propose FooNet, a graph neural network for molecules. It is built on GIN. "
+        "Extensive experiments on QM9 and ZINC demonstrate state-of-the-art accuracy."
+    )
+    _, relations, _ = facts(nlp, paper(text))
+    assert ("FooNet", RelationType.USES, "GIN") in relations
+    assert ("FooNet", RelationType.EVALUATED_ON, "GIN") not in relations
+
+
+@pytest.mark.parametrize(
     ("text", "first", "second", "etype"),
     [
         ("We evaluate on AIME24/25 and MATH500.", "AIME24", "AIME25", EntityType.BENCHMARK),
