@@ -140,6 +140,14 @@ def test_a_translation_benchmark_as_abstracts_write_it(nlp, text, name, concept)
         ("A policy search cheaper than AutoAugment.", "AutoAugment", EntityType.METHOD),
         ("Graphs grounded in ConceptNet help.", "ConceptNet", EntityType.DATASET),
         ("We report action recognition results on Kinetics.", "Kinetics", EntityType.BENCHMARK),
+        ("We compare GPT-4 with text-davinci-003 on it.", "text-davinci-003", EntityType.MODEL),
+        ("It saves 14.5% in BD-rate on Kodak and CLIC.", "Kodak", EntityType.BENCHMARK),
+        ("We use Lean, a theorem proving framework, to check it.", "Lean", EntityType.METHOD),
+        (
+            "We train Qwen2.5-3B with RL on the game of Countdown.",
+            "Countdown",
+            EntityType.BENCHMARK,
+        ),
     ],
 )
 def test_classic_names_are_known(nlp, text, name, etype):
