@@ -332,6 +332,8 @@ def test_authors_cited_are_no_candidates(nlp, text, cited, kept):
             "neural channel expansion",
             "neural channel expansion can adapt several",
         ),
+        # "here" is an adverb no suffix shows: named_stop of cues.json
+        ("We name the resulting dataset Pile-Clean here.", "Pile-Clean", "Pile-Clean here"),
     ],
 )
 def test_a_name_phrase_ends_at_an_adverb_or_a_modal(nlp, text, name, overrun):
