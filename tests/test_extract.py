@@ -156,6 +156,21 @@ def test_classic_names_are_known(nlp, text, name, etype):
     assert found[name].concept is not None
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        # the typing rule reads the apposition to its last head noun, as the apposition
+        # reader does: not the first type word of the phrase ("LLM", "model")
+        ("We introduce PlanQA, an LLM reasoning and planning benchmark.", "PlanQA", "Benchmark"),
+        ("We propose FooPrune, a model compression method for LLMs.", "FooPrune", "Method"),
+        ("We propose FooNet, a retrieval model.", "FooNet", "Model"),
+        ("We introduce FooEval, an evaluation framework for agents.", "FooEval", "Benchmark"),
+    ],
+)
+def test_an_apposition_types_by_its_head_noun(nlp, text, name, etype):
+    assert entities(nlp, text)[name].type is EntityType(etype)
+
+
 def test_a_known_architecture_built_on_is_used(nlp):
     text = (
         "We propose FooNet, a graph neural network for molecules. It is built on GIN. "

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
-from kg.extract.appositions import CONTAINER_NOUNS, called
+from kg.extract.appositions import CONTAINER_NOUNS, called, phrase_head
 from kg.extract.cues import Cues, load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
@@ -94,10 +94,15 @@ def _head_after(doc: Doc, span: _At) -> EntityType | None:
             j += 1
         if j < n and j > i + 1 and low[j] in CONTAINER_NOUNS and j + 1 < n and low[j + 1] == "of":
             return None  # "X, a suite of models": what it holds names it (the apposition)
-        if j < n and j > i + 1 and low[j] in heads:
-            return heads[low[j]]
-        # "X, a dataset-construction framework": a compound head
-        if j + 1 < n and j > i + 1 and low[j + 1] in heads:
+        # "X, a retrieval model", "X, a dataset-construction framework": a head noun first
+        # or second; the phrase's head is its last type word ("X, an LLM reasoning and
+        # planning benchmark", "X, a model compression method"), read as the apposition is
+        if j > i + 1 and (j < n and low[j] in heads or j + 1 < n and low[j + 1] in heads):
+            found = phrase_head(low, word_classes(doc).head, j, _sentence(doc, span)[1])
+            if found is not None:
+                return HEAD_TYPES[found]
+            if low[j] in heads:
+                return heads[low[j]]
             if low[j] in _EVALUATION:
                 return EntityType.BENCHMARK  # "an evaluation framework", "a test suite"
             return heads[low[j + 1]]
