@@ -1,0 +1,414 @@
+"""Every word list of kg/data/cues.json is exercised by a test sentence: emptied, the list
+changes what that sentence gives. A list no sentence needs is dead data, and a new list
+needs a sentence here (`test_every_cue_list_has_a_sentence`).
+
+Each case is (sentence, fact, holds): with the shipped lists the extraction of the sentence
+holds `fact` (or, where `holds` is False, does not), and with the list emptied the other way
+round. Facts: "entity:NAME", "type:NAME=TYPE", "proposed:NAME", "relation:HEAD REL TAIL"
+("paper" for the paper itself), "result:SUBJECT=VALUE@BENCHMARK". The sentences are made
+up, or come from the seeds and the gold pool (../shared/gold/pool.jsonl). Every list is
+emptied in a process of its own (forked from one that has imported spaCy), as the lists
+are read when the extractor's modules are imported: about 30 s on two cores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from kg.extract.cues import Cues
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DOCUMENT = (
+    "This paper presents max-margin majority voting (M^3V) to improve the discriminative "
+    "ability of majority voting and further presents a Bayesian generalization to "
+    "incorporate the flexibility of generative methods on modeling noisy observations "
+    "with worker confusion matrices."
+)
+LICHESS = (
+    "The model generates high-quality moves on curated OOD puzzles and shows basic "
+    "strategy adaptation in full games. It underperforms symbolic AI algorithms that rely "
+    "on explicit search, although the performance gap is smaller when playing against "
+    "human users on Lichess."
+)
+LLARP = (
+    "We show that LLMs can act as policies. Our approach, called Large LAnguage model "
+    "Reinforcement Learning Policy (LLaRP), adapts a frozen LLM."
+)
+PLANNER = (
+    "This paper presents FooPlan, a planning algorithm. The algorithm, which incorporates "
+    "a novel I-UCB function, is fast."
+)
+SEMANTIC_SHIFT = (
+    "To address those issues, we propose a simple yet intuitive framework for how "
+    "semantic shifts occur over multiple time periods by utilizing similarity matrices "
+    "based on word embeddings. This phenomenon is referred to as semantic shift. "
+    "Additionally, by clustering the resulting similarity matrices, we can categorize "
+    "words that exhibit similar behavior of semantic shift in an unsupervised manner."
+)
+AGENT = (
+    "We propose FooAgent. On WebArena, FooAgent improves (14.9% to 33.5%) over prior "
+    "agents, while on MiniWoB++, FooAgent matches them with less data."
+)
+KAPPA = (
+    "Between the Llama2 analysis and the human reviewers we observe a Cohen Kappa "
+    "inter-rater reliability of 0.79, 1.00, and 0.32 for consistency of age, gender, and "
+    "body part injury, respectively."
+)
+FIRE = (
+    "This paper introduces FIRE (**FI**nancial **R**elation **E**xtraction), a model. "
+    "FIRE is built on BERT and evaluated on SQuAD, where FIRE reaches 85.2% F1."
+)
+ATLAS = (
+    "We present ATLAS, a data collection tool designed to better support researchers in "
+    "collecting rich PDF-centric datasets from users. ATLAS supports researchers in "
+    "programmatically creating a user interface for data collection that is ready to "
+    "share with annotators. It includes a toolkit and an extensible schema to easily "
+    "customize the data collection tasks for a variety of purposes, allowing collection "
+    "of PDF annotations (e.g., highlights, drawings) as well as reading behavior "
+    "analytics (e.g., page scroll, text selections). We open-source ATLAS1 to support "
+    "future research efforts and review use cases of ATLAS that showcase our system’s "
+    "broad applicability."
+)
+
+#: cue list → (sentence, fact, whether the shipped lists give the fact)
+CASES: dict[str, tuple[str, str, bool]] = {
+    "adjective_suffixes": (
+        "We propose FooNet, a BERT-based retriever.",
+        "relation:FooNet uses BERT",
+        True,
+    ),
+    "articles": (
+        "We present AraDiCE, a benchmark for Arabic Dialect and Cultural Evaluation.",
+        "entity:AraDiCE",
+        False,
+    ),
+    "benchmark_suffixes": ("We evaluate on MATH-500 and NExT-QA.", "type:NExT-QA=Benchmark", True),
+    "calling_verbs": (
+        "We call our approach loss shaping constraints because it works.",
+        "entity:loss shaping constraints",
+        True,
+    ),
+    "candidate_heads": (
+        "We introduce Trellis, a novel Transformer architecture with bounded memory.",
+        "relation:Trellis uses Transformer",
+        False,
+    ),
+    "component_cues": (
+        "We propose FooNet. FooNet consists of BarNet and BazNet.",
+        "proposed:BazNet",
+        True,
+    ),
+    "document_nouns": (DOCUMENT, "proposed:majority voting", False),
+    "document_verbs": (DOCUMENT, "proposed:majority voting", False),
+    "dotted_abbreviations": (
+        "We compare against FooNet of Li et al. and propose BarNet.",
+        "proposed:BarNet",
+        True,
+    ),
+    "eval_words": ("Scores on AIME 2024/2025 rise.", "entity:AIME 2025", True),
+    "evaluation_context_words": (LICHESS, "entity:Lichess", True),
+    "evaluation_heads": (
+        "We present Gauge, an evaluation framework that scores agents.",
+        "type:Gauge=Benchmark",
+        True,
+    ),
+    "evaluation_verbs": (
+        "We propose Gauge, a framework for evaluating the honesty of LLMs.",
+        "type:Gauge=Method",
+        False,
+    ),
+    "example_cues": (
+        "FooNet brings improvements over other methods, including OldNet and BarNet.",
+        "type:BarNet=Dataset",
+        False,
+    ),
+    "folded_name_suffixes": ("We use the FooPref dataset.", "entity:FooPref", True),
+    "gain_words": (
+        "We propose FooSSO. Its stability safeguards its numerical improvement "
+        "over SAM in image classification.",
+        "relation:FooSSO uses SAM",
+        False,
+    ),
+    "generic_first_words": (
+        LLARP,
+        "relation:Large LAnguage model Reinforcement Learning Policy uses LLaRP",
+        False,
+    ),
+    "generic_terms": (
+        "It sparsifies more, **(II)** preserves more.",
+        "entity:It sparsifies more",
+        False,
+    ),
+    "list_joiners": (
+        "We propose FooNet. FooNet outperforms BERT on English and Chinese "
+        "text, at 300 GPU-hours in USD.",
+        "entity:English and Chinese",
+        False,
+    ),
+    "means_words": (
+        "We propose FooCopilot. FooCopilot outperforms ChatGPT, achieving "
+        "90.5% preference in citation quality.",
+        "result:ChatGPT=90.5@None",
+        False,
+    ),
+    "method_use_cues": ("We propose FooNet. It is built on GIN.", "relation:FooNet uses GIN", True),
+    "metric_words": ("It reaches BLEU 28.4 on WMT.", "type:BLEU=Metric", True),
+    "model_variant_parts": ("We tune the Base 7B model.", "entity:Base 7B", False),
+    "name_determiners": (ATLAS, "type:ATLAS=Method", True),
+    "name_joiners": ("Results on Pascal VOC hold.", "entity:Pascal VOC", False),
+    "named_skip": (
+        "It reads two losses, namely the average loss and the maximum loss.",
+        "entity:maximum loss",
+        True,
+    ),
+    "named_stop": (
+        "We propose a diagnosis method called MD tree based on metrics.",
+        "entity:MD tree",
+        True,
+    ),
+    "naming_cues": ("Our model, dubbed FooLM, is small.", "proposed:FooLM", True),
+    "naming_words": (
+        "We propose a diagnosis method called MD tree based on metrics.",
+        "proposed:MD tree",
+        True,
+    ),
+    "novelty_words": (
+        "We call our approach loss shaping constraints because it works.",
+        "proposed:loss shaping constraints",
+        True,
+    ),
+    "numbered_metrics": ("We report Top-10 accuracy on QuxSet.", "type:Top-10=Metric", True),
+    "numbered_parts": (
+        "We propose FooNet. Results in Table 3 and Figure 2 show that FooNet "
+        "beats BM25 on MS MARCO.",
+        "entity:Results in Table 3",
+        False,
+    ),
+    "part_words": (PLANNER, "relation:I-UCB part_of FooPlan", True),
+    "plural_heads": ("We evaluate FooNet on four QA datasets.", "type:QA=Task", True),
+    "prior_work_words": (
+        "We extend the recently introduced FooMC algorithm with a learned proposal.",
+        "proposed:FooMC",
+        False,
+    ),
+    "proposal_np_stop": (
+        "We name the resulting dataset Pile-Clean here.",
+        "proposed:Pile-Clean",
+        True,
+    ),
+    "proposal_object_stop": (
+        "We introduce FooNet. We also propose a loss that, combined with "
+        "BarNet, achieves a new state of the art in DM-Hard-8.",
+        "proposed:BarNet",
+        False,
+    ),
+    "proposal_phrase_after": (
+        "We propose Vector Heat Network for meshes.",
+        "proposed:Vector Heat Network",
+        True,
+    ),
+    "proposal_phrase_stop": ("We introduce RAG-Bench for retrieval.", "entity:RAG-Bench", True),
+    "proposal_subjects": ("Abstract: we propose FooNet.", "proposed:FooNet", True),
+    "proposal_verbs": ("Abstract: we propose FooNet.", "relation:paper proposes FooNet", True),
+    "proposer_words": (
+        "We propose Vector Heat Network for meshes.",
+        "entity:Vector Heat Network",
+        True,
+    ),
+    "quantity_words": ("We evaluate FooNet on four QA datasets.", "entity:QA", True),
+    "refer_verbs": (SEMANTIC_SHIFT, "entity:semantic shift", True),
+    "relation_cues": (
+        "We evaluate on MATH500 and GSM8K and outperform GPT-4o.",
+        "relation:GPT-4o evaluated_on GSM8K",
+        True,
+    ),
+    "result_clause_breaks": (AGENT, "result:FooAgent=33.5@WebArena", True),
+    "result_delta_words": (
+        "We propose FooNet. FooNet brings 18.9% and 32.7% relative improvements on WebArena.",
+        "result:FooNet=18.9@WebArena",
+        False,
+    ),
+    "result_fillers": (
+        "We propose FooDiff. FooDiff reduces the FID score to 1.79 on CIFAR-10.",
+        "result:FooDiff=1.79@CIFAR-10",
+        False,
+    ),
+    "result_metric_words": (KAPPA, "result:Llama2=0.79@None", True),
+    "result_rival_words": (
+        "We propose FooNet. FooNet achieves 45.1% on GSM8K, compared to 40.2% for the baseline.",
+        "result:FooNet=40.2@GSM8K",
+        False,
+    ),
+    "result_score_verbs": (
+        "We propose FooNet. It achieves 48.3% scenario pass rate.",
+        "result:FooNet=48.3@None",
+        True,
+    ),
+    "result_skip_cues": (
+        "We propose FooDet, a detector. FooDet detects over 90% of generated samples.",
+        "result:FooDet=90@None",
+        False,
+    ),
+    "self_nouns": (PLANNER, "relation:I-UCB part_of FooPlan", True),
+    "short_form_introducers": (
+        "We propose Sparse Token Routing (abbreviated as STR), a routing "
+        "method. STR beats BM25 on MS MARCO.",
+        "relation:Sparse Token Routing outperforms BM25",
+        True,
+    ),
+    "strict_task_heads": (
+        "Time series forecasting (TSF) is hard and TSF models fail.",
+        "type:Time series forecasting=Task",
+        True,
+    ),
+    "strong_comparison_cues": (
+        "We propose FooNet. It beats BarNet.",
+        "relation:FooNet uses BarNet",
+        False,
+    ),
+    "study_verbs": (FIRE, "relation:FInancial Relation Extraction uses BERT", True),
+    "task_heads": (
+        "We study Visual Question Answering and Image Captioning with FooNet.",
+        "entity:Image Captioning",
+        True,
+    ),
+    "train_words": ("We train ReaForest on proofs.", "entity:ReaForest", True),
+    "training_words": (
+        "We train Qwen2.5-3B with RL on the game of Countdown.",
+        "relation:Qwen2.5-3B evaluated_on Countdown",
+        False,
+    ),
+    "type_context_words": (
+        "We introduce GlyphSynth publicly available, a specialized dataset.",
+        "type:GlyphSynth=Dataset",
+        True,
+    ),
+    "type_heads": ("Top 1/5 accuracy on ImageNet 1/8 subsets.", "type:ImageNet=Benchmark", True),
+    "versus_cues": (
+        "FooNet gains a 29.7% relative improvement over OldNet on BazQA.",
+        "type:OldNet=Method",
+        True,
+    ),
+    "versus_words": (
+        "We propose FooNet. It brings a 13.5% relative gain on GSM8K.",
+        "relation:FooNet evaluated_on GSM8K",
+        False,
+    ),
+}
+
+
+#: run in a child process: the facts of each case's sentence with the shipped lists, and
+#: with its list emptied
+_CHILD = r'''
+"""Run in a subprocess: each cue list emptied in turn (a forked child per list, the
+pipeline built again with the emptied list), the facts of its sentences printed as JSON."""
+
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+
+import spacy  # noqa: F401 - imported once, before the forks
+
+import kg.extract.cues as cue_module
+
+SHIPPED = cue_module.load_cues()
+
+
+def facts(ex) -> list[str]:
+    out = []
+    for e in ex.entities:
+        out += [f"entity:{e.name}", f"type:{e.name}={e.type.value}"]
+        if e.proposed:
+            out.append(f"proposed:{e.name}")
+    for r in ex.relations:
+        head = "paper" if r.head == ex.paper.id else r.head
+        out.append(f"relation:{head} {r.relation.value} {r.tail}")
+    for r in ex.results:
+        out.append(f"result:{r.subject}={r.value}@{r.benchmark}")
+    return sorted(out)
+
+
+def run(emptied, texts, path) -> None:
+    cues = SHIPPED
+    if emptied is not None:
+        cues = dataclasses.replace(SHIPPED, **{emptied: type(getattr(SHIPPED, emptied))()})
+    cue_module.load_cues = lambda: cues  # before any module that reads the cues is imported
+    from kg.extract import extract, make_nlp
+    from kg.model import Paper
+
+    papers = [Paper(id="p1", text=t, source="t.txt", line=1, index=1) for t in texts]
+    nlp = make_nlp()
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump([facts(extract([p], nlp)[0]) for p in papers], handle)
+
+
+def main() -> None:
+    cases = json.load(sys.stdin)  # {list name: its sentence}
+    names = sorted(cases)
+    jobs = [(None, names)] + [(name, [name]) for name in names]
+    out: dict[str, dict[str, list[str]]] = {"shipped": {}, "emptied": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        running: list[int] = []
+        for n, (emptied, which) in enumerate(jobs):
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    run(emptied, [cases[w] for w in which], os.path.join(tmp, f"{n}.json"))
+                    code = 0
+                finally:
+                    os._exit(code)
+            running.append(pid)
+            if len(running) >= max(1, min(2, os.cpu_count() or 1)):
+                os.waitpid(running.pop(0), 0)
+        for pid in running:
+            os.waitpid(pid, 0)
+        for n, (emptied, which) in enumerate(jobs):
+            with open(os.path.join(tmp, f"{n}.json"), encoding="utf-8") as handle:
+                got = json.load(handle)
+            out["emptied" if emptied else "shipped"].update(zip(which, got))
+    json.dump(out, sys.stdout)
+
+
+main()
+'''
+
+
+@pytest.fixture(scope="module")
+def extracted() -> dict[str, dict[str, list[str]]]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        input=json.dumps({name: case[0] for name, case in CASES.items()}),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_every_cue_list_has_a_sentence():
+    assert sorted(CASES) == sorted(f.name for f in fields(Cues))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_emptying_a_cue_list_changes_its_sentence(extracted, name):
+    _, fact, holds = CASES[name]
+    shipped, emptied = extracted["shipped"][name], extracted["emptied"][name]
+    assert (fact in shipped) is holds, shipped
+    assert (fact in emptied) is not holds, emptied
