@@ -148,6 +148,10 @@ def test_a_translation_benchmark_as_abstracts_write_it(nlp, text, name, concept)
             "Countdown",
             EntityType.BENCHMARK,
         ),
+        ("It is the best on the CodeXGLUE benchmark.", "CodeXGLUE", EntityType.BENCHMARK),
+        ("We forecast trajectories on nuScenes and Argoverse.", "Argoverse", EntityType.DATASET),
+        ("It is state of the art on the Charades dataset.", "Charades", EntityType.DATASET),
+        ("We evaluate our transformers on PCQM4Mv2 and OC20.", "PCQM4Mv2", EntityType.BENCHMARK),
     ],
 )
 def test_classic_names_are_known(nlp, text, name, etype):
