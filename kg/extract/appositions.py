@@ -58,6 +58,8 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
             found = heads[k]
             if k > start and lower[k - 1] in evaluation and found == "M":
                 found = "B"  # "an evaluation framework", "a test suite"
+            elif k > start and found == "D" and heads[k - 1] == "B":
+                found = "B"  # "a benchmark dataset": the text calls it a benchmark
     return found
 
 
