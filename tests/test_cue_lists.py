@@ -4,11 +4,13 @@ needs a sentence here (`test_every_cue_list_has_a_sentence`).
 
 Each case is (sentence, fact, holds): with the shipped lists the extraction of the sentence
 holds `fact` (or, where `holds` is False, does not), and with the list emptied the other way
-round. Facts: "entity:NAME", "type:NAME=TYPE", "proposed:NAME", "relation:HEAD REL TAIL"
-("paper" for the paper itself), "result:SUBJECT=VALUE@BENCHMARK". The sentences are made
-up, or come from the seeds and the gold pool (../shared/gold/pool.jsonl). Every list is
-emptied in a process of its own (forked from one that has imported spaCy), as the lists
-are read when the extractor's modules are imported: about 30 s on two cores.
+round; a fact of None asserts a change, whichever way. Facts: "entity:NAME",
+"type:NAME=TYPE", "proposed:NAME", "relation:HEAD REL TAIL" ("paper" for the paper itself),
+"result:SUBJECT=VALUE@BENCHMARK". The sentences are made up, or come from the seeds and the
+gold pool (../shared/gold/pool.jsonl). Every list is emptied in a process of its own
+(forked from one that has imported spaCy), as the lists are read when the extractor's
+modules are imported: about 30 s on two cores. A process that fails names its list and
+shows its traceback.
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ ATLAS = (
     "broad applicability."
 )
 
-#: cue list → (sentence, fact, whether the shipped lists give the fact)
-CASES: dict[str, tuple[str, str, bool]] = {
+#: cue list → (sentence, fact, whether the shipped lists give the fact); a fact of None:
+#: the extraction changes, whichever way
+CASES: dict[str, tuple[str, str | None, bool]] = {
     "adjective_suffixes": (
         "We propose FooNet, a BERT-based retriever.",
         "relation:FooNet uses BERT",
@@ -121,9 +124,9 @@ CASES: dict[str, tuple[str, str, bool]] = {
         True,
     ),
     "evaluation_verbs": (
-        "We propose Gauge, a framework for evaluating the honesty of LLMs.",
-        "type:Gauge=Method",
-        False,
+        "We propose FooGauge, a framework for evaluating the honesty of LLMs.",
+        "type:FooGauge=Benchmark",
+        True,
     ),
     "example_cues": (
         "FooNet brings improvements over other methods, including OldNet and BarNet.",
@@ -163,7 +166,11 @@ CASES: dict[str, tuple[str, str, bool]] = {
     "metric_words": ("It reaches BLEU 28.4 on WMT.", "type:BLEU=Metric", True),
     "model_variant_parts": ("We tune the Base 7B model.", "entity:Base 7B", False),
     "name_determiners": (ATLAS, "type:ATLAS=Method", True),
-    "name_joiners": ("Results on Pascal VOC hold.", "entity:Pascal VOC", False),
+    "name_joiners": (
+        "We build FooDocs (Retrieval with Ambiguous Documents), a new dataset.",
+        "proposed:Retrieval with Ambiguous Documents",
+        True,
+    ),
     "named_skip": (
         "It reads two losses, namely the average loss and the maximum loss.",
         "entity:maximum loss",
@@ -236,10 +243,13 @@ CASES: dict[str, tuple[str, str, bool]] = {
         "result:FooNet=18.9@WebArena",
         False,
     ),
+    # the only sentences found where the list changes the outcome read a figure after
+    # "to" as a difference; the list is measured in the result CV ("to" taken out of it:
+    # result_cv.py --extra 0.556 -> 0.548), so here any change is asserted, not its way
     "result_fillers": (
         "We propose FooDiff. FooDiff reduces the FID score to 1.79 on CIFAR-10.",
-        "result:FooDiff=1.79@CIFAR-10",
-        False,
+        None,
+        True,
     ),
     "result_metric_words": (KAPPA, "result:Llama2=0.79@None", True),
     "result_rival_words": (
@@ -298,9 +308,10 @@ CASES: dict[str, tuple[str, str, bool]] = {
         True,
     ),
     "versus_words": (
-        "We propose FooNet. It brings a 13.5% relative gain on GSM8K.",
-        "relation:FooNet evaluated_on GSM8K",
-        False,
+        "We propose FooNet. FooNet improves accuracy by 41% (Qwen2.5-7B) and 20% "
+        "(Qwen2.5-3B) over RAG baselines on HotpotQA.",
+        "relation:FooNet outperforms RAG",
+        True,
     ),
 }
 
@@ -316,6 +327,7 @@ import json
 import os
 import sys
 import tempfile
+import traceback
 
 import spacy  # noqa: F401 - imported once, before the forks
 
@@ -362,20 +374,25 @@ def main() -> None:
         for n, (emptied, which) in enumerate(jobs):
             pid = os.fork()
             if pid == 0:
-                code = 1
+                path = os.path.join(tmp, f"{n}.json")
                 try:
-                    run(emptied, [cases[w] for w in which], os.path.join(tmp, f"{n}.json"))
-                    code = 0
+                    run(emptied, [cases[w] for w in which], path)
+                except BaseException:  # the test names the list and shows why
+                    with open(path, "w", encoding="utf-8") as handle:
+                        json.dump([{"error": traceback.format_exc()}] * len(which), handle)
                 finally:
-                    os._exit(code)
+                    os._exit(0)
             running.append(pid)
             if len(running) >= max(1, min(2, os.cpu_count() or 1)):
                 os.waitpid(running.pop(0), 0)
         for pid in running:
             os.waitpid(pid, 0)
         for n, (emptied, which) in enumerate(jobs):
-            with open(os.path.join(tmp, f"{n}.json"), encoding="utf-8") as handle:
-                got = json.load(handle)
+            try:
+                with open(os.path.join(tmp, f"{n}.json"), encoding="utf-8") as handle:
+                    got = json.load(handle)
+            except (OSError, ValueError) as error:  # the child died before writing
+                got = [{"error": f"no output from its process: {error}"}] * len(which)
             out["emptied" if emptied else "shipped"].update(zip(which, got))
     json.dump(out, sys.stdout)
 
@@ -396,8 +413,9 @@ def extracted() -> dict[str, dict[str, list[str]]]:
         capture_output=True,
         text=True,
         env=env,
-        check=True,
+        timeout=600,
     )
+    assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
@@ -410,5 +428,11 @@ def test_every_cue_list_has_a_sentence():
 def test_emptying_a_cue_list_changes_its_sentence(extracted, name):
     _, fact, holds = CASES[name]
     shipped, emptied = extracted["shipped"][name], extracted["emptied"][name]
+    for got in (shipped, emptied):
+        if isinstance(got, dict):
+            pytest.fail(got["error"])
+    if fact is None:
+        assert shipped != emptied
+        return
     assert (fact in shipped) is holds, shipped
     assert (fact in emptied) is not holds, emptied

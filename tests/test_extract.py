@@ -151,7 +151,12 @@ def test_a_translation_benchmark_as_abstracts_write_it(nlp, text, name, concept)
         ("It is the best on the CodeXGLUE benchmark.", "CodeXGLUE", EntityType.BENCHMARK),
         ("We forecast trajectories on nuScenes and Argoverse.", "Argoverse", EntityType.DATASET),
         ("It is state of the art on the Charades dataset.", "Charades", EntityType.DATASET),
-        ("We evaluate our transformers on PCQM4Mv2 and OC20.", "PCQM4Mv2", EntityType.BENCHMARK),
+        ("We train our transformers on the PCQM4Mv2 dataset.", "PCQM4Mv2", EntityType.DATASET),
+        (
+            "We apply it to the Self-Taught Reasoner on GSM8K.",
+            "Self-Taught Reasoner",
+            EntityType.METHOD,
+        ),
     ],
 )
 def test_classic_names_are_known(nlp, text, name, etype):
@@ -169,6 +174,13 @@ def test_classic_names_are_known(nlp, text, name, etype):
         ("We propose FooPrune, a model compression method for LLMs.", "FooPrune", "Method"),
         ("We propose FooNet, a retrieval model.", "FooNet", "Model"),
         ("We introduce FooEval, an evaluation framework for agents.", "FooEval", "Benchmark"),
+        # a benchmark's word before the dataset's: the text calls it a benchmark (as the
+        # pool annotation of MapIQ does)
+        (
+            "We introduce MapIQ, a benchmark dataset for map question answering.",
+            "MapIQ",
+            "Benchmark",
+        ),
     ],
 )
 def test_an_apposition_types_by_its_head_noun(nlp, text, name, etype):
