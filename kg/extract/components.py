@@ -38,7 +38,7 @@ ABBREVIATIONS = "kg_abbreviations"
 LEXICON = "kg_lexicon"
 #: doc.user_data key of every lexicon concept's folded labels (a reference, not a copy)
 LABEL_FOLDS = "kg_label_folds"
-#: the user_data key of each folded lexicon label's concept key (`LexiconMatcher.folded`)
+#: doc.user_data key of the concept each folded lexicon label names (`LexiconMatcher.folded`)
 FOLDED_CONCEPTS = "kg_folded_concepts"
 CANDIDATES = "kg_candidates"
 #: doc.user_data key of the kg_entities verdicts (`Chosen`), read by the records
@@ -159,8 +159,6 @@ class LexiconMatcher:
                     self.folded.setdefault(fold(label), concept)
         #: the concept a word folds to, or None, by word
         self.folded_word = Known(lambda word: self.folded.get(fold(word)))
-        #: the key of the concept each folded label names
-        self.folded_keys = {label: concept.key for label, concept in self.folded.items()}
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
@@ -185,7 +183,7 @@ class LexiconMatcher:
                 spans.append(Span(doc, i, i + 1, label=concept.type.value, kb_id=concept.key))
         doc.spans[LEXICON] = filter_spans(spans)
         doc.user_data[LABEL_FOLDS] = self.label_folds
-        doc.user_data[FOLDED_CONCEPTS] = self.folded_keys
+        doc.user_data[FOLDED_CONCEPTS] = self.folded
         return doc
 
 

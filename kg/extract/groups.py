@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc, Span
 
@@ -14,6 +15,9 @@ from kg.extract.texts import span_text
 from kg.extract.texts import words as token_texts
 from kg.model import EntityType
 from kg.names import fold
+
+if TYPE_CHECKING:
+    from kg.lexicon import Concept
 
 
 @dataclass
@@ -51,7 +55,7 @@ def build_groups(
     pairs: list[Abbreviation],
     lexicon: list[Span],
     label_folds: Mapping[str, frozenset[str]] | None = None,
-    folded_concepts: Mapping[str, str] | None = None,
+    folded_concepts: Mapping[str, Concept] | None = None,
 ) -> list[Group]:
     """Group candidate and lexicon spans by the name they stand for.
 
@@ -98,7 +102,7 @@ def build_groups(
     named_as = folded_concepts or {}
     for span in names:
         if span not in concept and keys[span] in named_as:
-            keys[span] = named_as[keys[span]]
+            keys[span] = named_as[keys[span]].key
     known = set(keys.values())
 
     def canonical(key: str) -> tuple[str, bool]:

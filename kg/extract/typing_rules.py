@@ -101,15 +101,10 @@ def _head_after(doc: Doc, span: _At) -> EntityType | None:
             found = phrase_head(low, word_classes(doc).head, j, _sentence(doc, span)[1])
             if found is not None:
                 return HEAD_TYPES[found]
-            if low[j] in heads:
-                return heads[low[j]]
-            if low[j] in _EVALUATION:
-                return EntityType.BENCHMARK  # "an evaluation framework", "a test suite"
-            return heads[low[j + 1]]
+            return heads.get(low[j]) or heads[low[j + 1]]  # a phrase the sentence's end cuts
     return None
 
 
-_EVALUATION = load_cues().evaluation_heads  # kg/data/cues.json
 _PLURAL_HEADS = load_cues().plural_heads  # kg/data/cues.json
 _QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
