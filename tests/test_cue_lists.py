@@ -316,89 +316,9 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
 }
 
 
-#: run in a child process: the facts of each case's sentence with the shipped lists, and
-#: with its list emptied
-_CHILD = r'''
-"""Run in a subprocess: each cue list emptied in turn (a forked child per list, the
-pipeline built again with the emptied list), the facts of its sentences printed as JSON."""
-
-import dataclasses
-import json
-import os
-import sys
-import tempfile
-import traceback
-
-import spacy  # noqa: F401 - imported once, before the forks
-
-import kg.extract.cues as cue_module
-
-SHIPPED = cue_module.load_cues()
-
-
-def facts(ex) -> list[str]:
-    out = []
-    for e in ex.entities:
-        out += [f"entity:{e.name}", f"type:{e.name}={e.type.value}"]
-        if e.proposed:
-            out.append(f"proposed:{e.name}")
-    for r in ex.relations:
-        head = "paper" if r.head == ex.paper.id else r.head
-        out.append(f"relation:{head} {r.relation.value} {r.tail}")
-    for r in ex.results:
-        out.append(f"result:{r.subject}={r.value}@{r.benchmark}")
-    return sorted(out)
-
-
-def run(emptied, texts, path) -> None:
-    cues = SHIPPED
-    if emptied is not None:
-        cues = dataclasses.replace(SHIPPED, **{emptied: type(getattr(SHIPPED, emptied))()})
-    cue_module.load_cues = lambda: cues  # before any module that reads the cues is imported
-    from kg.extract import extract, make_nlp
-    from kg.model import Paper
-
-    papers = [Paper(id="p1", text=t, source="t.txt", line=1, index=1) for t in texts]
-    nlp = make_nlp()
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump([facts(extract([p], nlp)[0]) for p in papers], handle)
-
-
-def main() -> None:
-    cases = json.load(sys.stdin)  # {list name: its sentence}
-    names = sorted(cases)
-    jobs = [(None, names)] + [(name, [name]) for name in names]
-    out: dict[str, dict[str, list[str]]] = {"shipped": {}, "emptied": {}}
-    with tempfile.TemporaryDirectory() as tmp:
-        running: list[int] = []
-        for n, (emptied, which) in enumerate(jobs):
-            pid = os.fork()
-            if pid == 0:
-                path = os.path.join(tmp, f"{n}.json")
-                try:
-                    run(emptied, [cases[w] for w in which], path)
-                except BaseException:  # the test names the list and shows why
-                    with open(path, "w", encoding="utf-8") as handle:
-                        json.dump([{"error": traceback.format_exc()}] * len(which), handle)
-                finally:
-                    os._exit(0)
-            running.append(pid)
-            if len(running) >= max(1, min(2, os.cpu_count() or 1)):
-                os.waitpid(running.pop(0), 0)
-        for pid in running:
-            os.waitpid(pid, 0)
-        for n, (emptied, which) in enumerate(jobs):
-            try:
-                with open(os.path.join(tmp, f"{n}.json"), encoding="utf-8") as handle:
-                    got = json.load(handle)
-            except (OSError, ValueError) as error:  # the child died before writing
-                got = [{"error": f"no output from its process: {error}"}] * len(which)
-            out["emptied" if emptied else "shipped"].update(zip(which, got))
-    json.dump(out, sys.stdout)
-
-
-main()
-'''
+#: run in a process of its own: the facts of each case's sentence with the shipped lists,
+#: and with its list emptied
+CHILD = Path(__file__).with_name("cue_ablation.py")
 
 
 @pytest.fixture(scope="module")
@@ -408,7 +328,7 @@ def extracted() -> dict[str, dict[str, list[str]]]:
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD],
+        [sys.executable, str(CHILD)],
         input=json.dumps({name: case[0] for name, case in CASES.items()}),
         capture_output=True,
         text=True,

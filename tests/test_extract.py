@@ -107,6 +107,31 @@ def test_generic_acronym_definitions_are_dropped(nlp):
         # a group's noun is named by what it holds, in the typing rules too
         ("We present FooVerse, a suite of models for robots.", "FooVerse", EntityType.MODEL),
         ("We present FooVerse, a suite of benchmarks.", "FooVerse", EntityType.BENCHMARK),
+        # the typing rule reads the apposition to its last head noun, as the apposition
+        # reader does: not the first type word of the phrase ("LLM", "model")
+        (
+            "We introduce PlanQA, an LLM reasoning and planning benchmark.",
+            "PlanQA",
+            EntityType.BENCHMARK,
+        ),
+        (
+            "We propose FooPrune, a model compression method for LLMs.",
+            "FooPrune",
+            EntityType.METHOD,
+        ),
+        ("We propose FooNet, a retrieval model.", "FooNet", EntityType.MODEL),
+        (
+            "We introduce FooEval, an evaluation framework for agents.",
+            "FooEval",
+            EntityType.BENCHMARK,
+        ),
+        # a benchmark's word before the dataset's: the text calls it a benchmark (as the
+        # pool annotation of MapIQ does)
+        (
+            "We introduce MapIQ, a benchmark dataset for map question answering.",
+            "MapIQ",
+            EntityType.BENCHMARK,
+        ),
     ],
 )
 def test_typing(nlp, text, name, etype):
@@ -163,28 +188,6 @@ def test_classic_names_are_known(nlp, text, name, etype):
     found = entities(nlp, text)
     assert found[name].type is etype, found
     assert found[name].concept is not None
-
-
-@pytest.mark.parametrize(
-    ("text", "name", "etype"),
-    [
-        # the typing rule reads the apposition to its last head noun, as the apposition
-        # reader does: not the first type word of the phrase ("LLM", "model")
-        ("We introduce PlanQA, an LLM reasoning and planning benchmark.", "PlanQA", "Benchmark"),
-        ("We propose FooPrune, a model compression method for LLMs.", "FooPrune", "Method"),
-        ("We propose FooNet, a retrieval model.", "FooNet", "Model"),
-        ("We introduce FooEval, an evaluation framework for agents.", "FooEval", "Benchmark"),
-        # a benchmark's word before the dataset's: the text calls it a benchmark (as the
-        # pool annotation of MapIQ does)
-        (
-            "We introduce MapIQ, a benchmark dataset for map question answering.",
-            "MapIQ",
-            "Benchmark",
-        ),
-    ],
-)
-def test_an_apposition_types_by_its_head_noun(nlp, text, name, etype):
-    assert entities(nlp, text)[name].type is EntityType(etype)
 
 
 def test_a_known_architecture_built_on_is_used(nlp):
