@@ -76,9 +76,13 @@ def can_fork() -> bool:
 
 
 @contextmanager
-def spawn_pool(workers: int, start: Callable[[], object]) -> Iterator[ProcessPoolExecutor]:
+def spawn_pool(
+    workers: int, start: Callable[[], object], *, wait: bool = True
+) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` spawned processes, each of which leaves as soon as this process
-    is gone (`exit_with`) and first calls `start` (a module-level function).
+    is gone (`exit_with`) and first calls `start` (a module-level function). At the end the
+    pool waits for its workers to leave; with `wait` False it does not (they leave once
+    `start` and their tasks are done): a pool started ahead and not needed costs no wait.
 
     Ctrl-C and a hang-up, which a terminal sends to every process of the build, are the
     build's to handle, not the workers': when the build stops, the tasks not yet begun are
@@ -105,7 +109,7 @@ def spawn_pool(workers: int, start: Callable[[], object]) -> Iterator[ProcessPoo
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise
-    pool.shutdown(wait=True)
+    pool.shutdown(wait=wait)
 
 
 _WORKER_IGNORES = frozenset({signal.SIGINT, signal.SIGHUP})
@@ -196,15 +200,18 @@ class Forked:
     fork, `task` runs here, at once.
 
     The task's OSError (a file that cannot be written) comes back as a `ForkedError` from
-    `wait`; any other failure as the child's exit status. The child's reply is the error's
-    text as bytes (any size; no unpickling), and one cut short is a `ForkedError` too.
+    `wait`; any other failure as the child's exit status. What the task returns, when it is
+    bytes, `wait` returns. The child's reply is a byte that says what follows (the error's
+    text, the bytes or nothing), then that (any size; no unpickling); one cut short is a
+    `ForkedError` too.
     """
 
     def __init__(self, task: Callable[[], object]) -> None:
         self._process: multiprocessing.process.BaseProcess | None = None
         self._error: str | None = None
+        self._value: bytes | None = None
         if not can_fork():
-            self._error = _run(task)
+            self._error, self._value = _run(task)
             return
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
@@ -212,8 +219,8 @@ class Forked:
         self._process.start()
         send.close()
 
-    def wait(self) -> None:
-        """Wait for the task to end.
+    def wait(self) -> bytes | None:
+        """Wait for the task to end; what it returned, if bytes.
 
         Raises:
             ForkedError: it failed.
@@ -221,7 +228,11 @@ class Forked:
         if self._process is not None:
             cut_short = False
             try:
-                self._error = self._receive.recv_bytes().decode("utf-8", "replace") or None
+                reply = self._receive.recv_bytes()
+                if reply[:1] == _ERROR:
+                    self._error = reply[1:].decode("utf-8", "replace")
+                elif reply[:1] == _VALUE:
+                    self._value = reply[1:]
             except EOFError:  # the child died before it could say
                 self._error = None
             except OSError:  # it died while saying ("got end of file during message")
@@ -237,6 +248,7 @@ class Forked:
             self._process = None
         if self._error is not None:
             raise ForkedError(self._error)
+        return self._value
 
     def cancel(self) -> None:
         """Stop the child if it is still running (the build failed or was interrupted)."""
@@ -245,18 +257,28 @@ class Forked:
             self._process.join()
 
 
-def _run(task: Callable[[], object]) -> str | None:
+#: the first byte of a forked child's reply: an error's text follows, or the bytes the task
+#: returned, or nothing (it returned no bytes)
+_ERROR, _VALUE, _NONE = b"E", b"V", b"N"
+
+
+def _run(task: Callable[[], object]) -> tuple[str | None, bytes | None]:
+    """The task's error (an OSError's file and cause), or None and what it returned if
+    bytes."""
     try:
-        task()
+        value = task()
     except OSError as error:
-        return f"{error.filename or 'a forked task'}: {error.strerror}"
-    return None
+        return f"{error.filename or 'a forked task'}: {error.strerror}", None
+    return None, value if isinstance(value, bytes) else None
 
 
 def _child(task: Callable[[], object], send: Connection) -> None:
     _default_signals()  # the build stops its children itself (`cancel`)
-    send.send_bytes((_run(task) or "").encode("utf-8", "replace"))
-    send.close()
+    error, value = _run(task)
+    if error is not None:
+        send.send_bytes(_ERROR + error.encode("utf-8", "replace"))
+    else:
+        send.send_bytes(_NONE if value is None else _VALUE + value)
 
 
 class TimedOutError(Exception):

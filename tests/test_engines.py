@@ -13,8 +13,9 @@ import psutil
 import pytest
 from conftest import PAPERS_PER_SEED_FILE, SEED_PAPERS, SEEDS, need_module, write
 
+import kg.builder.engines
 from kg.builder.cache import ExtractionCache, cache_key
-from kg.builder.engines import run_extraction
+from kg.builder.engines import run_extraction, warm_workers
 from kg.builder.pipeline import build
 from kg.cli import main
 from kg.extract.serial import dump
@@ -118,6 +119,70 @@ def test_worker_processes_cache_what_one_process_caches(tmp_path):
     cached = two.get_many(keys)
     assert len(cached) == len(set(keys)) and cached == one.get_many(keys)
     assert cached == {key: dump(ex) for key, ex in zip(keys, alone, strict=True)}
+
+
+def test_small_inputs_and_dask_start_no_worker_ahead(tmp_path):
+    """The seeds are under a megabyte (`WARM_FROM_BYTES`): nothing is started before they
+    are read, nor for the Dask engine; a large file (its size, not its content) starts one."""
+    with warm_workers([SEEDS], "local") as warm:
+        assert warm is None
+    large = tmp_path / "large.jsonl"
+    with open(large, "wb") as handle:
+        handle.truncate(kg.builder.engines.WARM_FROM_BYTES)
+    with warm_workers([large], "dask") as warm:
+        assert warm is None
+    assert kg.builder.engines.input_bytes([large, tmp_path, tmp_path / "missing"]) == (
+        2 * kg.builder.engines.WARM_FROM_BYTES
+    )
+    with warm_workers([large], "local") as warm:
+        assert warm is not None or (os.cpu_count() or 1) < 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_worker_started_ahead_extracts_what_one_process_extracts(tmp_path, monkeypatch, workers):
+    """Alone, or with a pool started once the abstracts are read: the same extractions in
+    the same order, cached as a one-process build caches them; with everything cached the
+    worker is not needed and the block is left at once."""
+    monkeypatch.setattr(kg.builder.engines, "WARM_FROM_BYTES", 0)
+    papers = read_inputs([SEEDS])
+    one, two = ExtractionCache(tmp_path / "one"), ExtractionCache(tmp_path / "two")
+    alone, _ = run_extraction(papers, cache=one, workers=1)
+    with warm_workers([SEEDS], "local") as warm:
+        assert warm is not None
+        ahead, cached = run_extraction(papers, cache=two, workers=workers, warm=warm)
+    assert (ahead, cached) == (alone, 0)
+    keys = [cache_key(p.text) for p in papers]
+    assert two.get_many(keys) == one.get_many(keys)
+    with warm_workers([SEEDS], "local") as warm:
+        again, cached = run_extraction(papers, cache=two, warm=warm)
+    assert (again, cached) == (alone, len(papers))
+
+
+_AHEAD = """
+import sys
+from pathlib import Path
+import kg.builder.engines
+from kg.builder.pipeline import build
+kg.builder.engines.WARM_FROM_BYTES = 0
+build([Path(sys.argv[1])], Path(sys.argv[2]), cache=False)
+print("spacy" in sys.modules)
+"""
+
+
+@pytest.mark.slow
+def test_a_build_with_a_worker_started_ahead_writes_what_one_without_writes(tmp_path):
+    """The worker started before the seeds are read extracts them all: the build's own
+    process never loads spaCy, and the exports are those of a build that started none."""
+    done = subprocess.run(
+        [sys.executable, "-c", _AHEAD, str(SEEDS), str(tmp_path / "ahead")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "False", done.stderr
+    build([SEEDS], tmp_path / "here", cache=False)
+    assert snapshot(tmp_path / "ahead") == snapshot(tmp_path / "here")
 
 
 @pytest.mark.slow

@@ -18,6 +18,15 @@ def test_a_forked_task_runs_in_a_child(tmp_path):
     assert int(marker.read_text()) != os.getpid()
 
 
+def test_a_forked_task_gives_back_the_bytes_it_returns():
+    """Bytes of any size, made in the child (its pid), come back; anything else is None."""
+    big = os.urandom(3 * 1024 * 1024)
+    assert Forked(lambda: big).wait() == big
+    assert int(Forked(lambda: str(os.getpid()).encode()).wait()) != os.getpid()
+    assert Forked(lambda: b"").wait() == b""
+    assert Forked(lambda: 42).wait() is None
+
+
 def test_a_forked_task_that_cannot_write_names_the_file(tmp_path):
     task = Forked(lambda: (tmp_path / "no" / "file").write_text("x"))
     with pytest.raises(ForkedError, match="no/file: No such file or directory"):
@@ -38,6 +47,7 @@ def test_without_fork_the_task_runs_here(tmp_path, monkeypatch):
     task = Forked(lambda: marker.write_text(str(os.getpid())))
     assert int(marker.read_text()) == os.getpid()  # at once, before wait
     task.wait()
+    assert Forked(lambda: str(os.getpid()).encode()).wait() == str(os.getpid()).encode()
     failed = Forked(lambda: (tmp_path / "no" / "file").write_text("x"))
     with pytest.raises(ForkedError, match="No such file"):
         failed.wait()

@@ -18,10 +18,11 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 import kg.builder.blocks
+import kg.builder.engines
 import kg.builder.memo
 import kg.builder.pipeline
 from kg.builder.blocks import block_keys
-from kg.builder.pages import PageMemo, draw_all
+from kg.builder.pages import PageMemo, draw_all, states_ahead
 from kg.builder.pipeline import build
 from kg.errors import ExportError
 from kg.export.convert import convert_blocks
@@ -32,6 +33,7 @@ from kg.graph import paper_node, to_networkx
 from kg.ingest import read_inputs
 from kg.link import link
 from kg.namespaces import PREFIXES
+from kg.processes import Forked
 
 
 def edit(source, change):
@@ -150,6 +152,36 @@ def test_pages_drawn_by_two_worker_processes_are_those_drawn_here(nlp, tmp_path)
     assert forked._now == here._now and len(here._now) == len(pages) - lib
 
 
+def test_node_states_made_ahead_in_a_child_are_those_made_here(nlp, tmp_path):
+    """A rebuild's node states come from a forked child (`states_ahead`) while the RDF is
+    written: the same states as made here; a child that fails leaves them to be made here,
+    and the build goes on."""
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    pages = render_views(kg, to_networkx(kg), "seeds", "x")
+    states = {}
+    for ahead in (True, False):
+        memo = PageMemo(tmp_path / "memo.json", tmp_path)
+        memo.states_before = {}  # a rebuild: the last build's states are known
+        child = states_ahead(pages, memo) if ahead else None
+        assert (child is not None) == ahead
+        list(draw_all(pages, memo, states=child))
+        states[ahead] = memo.states
+    assert states[True] == states[False] and len(states[True]) == len(pages.signatures.graph)
+    memo = PageMemo(tmp_path / "memo.json", tmp_path)
+    memo.states_before = {}
+    list(draw_all(pages, memo, states=Forked(lambda: os._exit(3))))
+    assert memo.states == states[False]
+
+
+def test_a_first_build_makes_no_node_states_ahead(nlp, tmp_path):
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    pages = render_views(kg, to_networkx(kg), "seeds", "x")
+    assert states_ahead(pages, PageMemo(tmp_path / "memo.json", tmp_path)) is None
+    memo = PageMemo(None, tmp_path)
+    memo.states_before = {}
+    assert states_ahead(pages, memo) is None  # no cache: nothing is compared
+
+
 def command_line(process: psutil.Process) -> list[str]:
     try:
         return process.cmdline()
@@ -185,27 +217,31 @@ def _snapshot(folder) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stage", ["extracting", "drawing"])
+@pytest.mark.parametrize("stage", ["extracting", "extracting ahead", "drawing"])
 def test_ctrl_c_from_a_terminal_stops_a_large_build_cleanly(tmp_path, stage):
     """A terminal's Ctrl-C reaches every process of the build (its process group): the
     build stops within seconds with exit status 130, no process prints a traceback, none is
     left, and the previous exports are as they were. Workers that died of it once left the
-    build hung at exit, and drawing workers printed tracebacks."""
+    build hung at exit, and drawing workers printed tracebacks. "extracting ahead": an
+    input over a megabyte, whose first worker starts before it is read."""
     out, cache = tmp_path / "out", tmp_path / "c"
     env = {**os.environ, "KG_CACHE_DIR": str(cache)}
     one = write(tmp_path / "one.txt", "One 2026\n\nWe propose FooNet, which beats GRPO on MATH500.")
     base = [sys.executable, "-m", "kg", "build", "-o", str(out), "-q"]
     subprocess.run([*base, str(one)], env=env, check=True)
     before = _snapshot(out)
+    padding = " It is simple, and it is general." * (9 if stage == "extracting ahead" else 0)
     many = write(
         tmp_path / "many.txt",
         "Many 2026\n\n"
         + "\n".join(
             f"We propose FooNet{i}, a model for proofs. FooNet{i} beats GRPO and "
-            f"BarNet{i % 7} on MATH500 and GSM8K, reaching {50 + i % 40}.5% accuracy."
+            f"BarNet{i % 7} on MATH500 and GSM8K, reaching {50 + i % 40}.5% accuracy.{padding}"
             for i in range(3_000)
         ),
     )
+    ahead = many.stat().st_size >= kg.builder.engines.WARM_FROM_BYTES
+    assert ahead == (stage == "extracting ahead")
     process = subprocess.Popen(
         [*base, str(many)], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
@@ -214,7 +250,7 @@ def test_ctrl_c_from_a_terminal_stops_a_large_build_cleanly(tmp_path, stage):
     while time.monotonic() < deadline and not ready and process.poll() is None:
         time.sleep(0.05)
         children = [command_line(c) for c in me.children()]
-        if stage == "extracting":  # spawned workers: python -c "from multiprocessing.spawn …"
+        if stage.startswith("extracting"):  # spawned: python -c "from multiprocessing.spawn …"
             ready = any("multiprocessing.spawn" in " ".join(c) for c in children)
         else:  # forked drawing workers, once pages are being written
             ready = bool(list((out / "papers").glob(".*.tmp"))) or any(

@@ -6,7 +6,10 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 
 from kg.errors import KgError
 from kg.extract.serial import dump, load
@@ -33,13 +36,57 @@ def auto_workers(papers: int) -> int:
     return 1 if papers < PARALLEL_FROM else max(1, min(os.cpu_count() or 1, 8))
 
 
+#: inputs of at least this many bytes (some 850 abstracts) start an extraction worker
+#: before they are read (`warm_workers`)
+WARM_FROM_BYTES = 1_000_000
+
+
+@contextmanager
+def warm_workers(inputs: Sequence[Path], engine: str) -> Iterator[ProcessPoolExecutor | None]:
+    """An extraction worker started before the inputs are read, where they are large and
+    there is a core to spare (else None): it imports spaCy and builds the pipeline (about
+    1.8 s) while the build reads the abstracts and looks them up in the cache, instead of
+    after. A rebuild that finds all but a few abstracts in the cache extracts those at
+    once; one that finds them all does not wait for it to start. (Two such workers on two
+    cores slowed the reading as much as they saved.)"""
+    if engine != "local" or (os.cpu_count() or 1) < 2 or input_bytes(inputs) < WARM_FROM_BYTES:
+        yield None
+        return
+    with spawn_pool(1, _start_worker, wait=False) as pool:
+        yield pool
+
+
+def input_bytes(paths: Sequence[Path]) -> int:
+    """About how much the inputs hold: the sizes of the files given and of the files in the
+    directories given. Nothing is refused here: reading them reports what is wrong."""
+    total = 0
+    for path in paths:
+        try:
+            if path.is_dir():
+                total += sum(e.stat().st_size for e in os.scandir(path) if e.is_file())
+            else:
+                total += path.stat().st_size
+        except OSError:
+            continue
+    return total
+
+
 #: an extraction, and its cached form where a worker process made it (`dump`)
 Extracted = tuple[Extraction, dict | None]
 
 
-def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extracted]:
+def _local(
+    papers: Sequence[Paper], workers: int, warm: ProcessPoolExecutor | None
+) -> Iterator[Extracted]:
     if not papers:
         return  # every extraction came from the cache: no pipeline, no spaCy
+    if warm is not None:  # one worker, started before the abstracts were read
+        if workers <= 1:
+            yield from _in_pools([warm], papers)
+            return
+        with spawn_pool(workers - 1, _start_worker) as more:
+            yield from _in_pools([warm, *[more] * (workers - 1)], papers)
+        return
     if workers <= 1:
         from kg.extract import iter_extract  # spaCy loads only when something is extracted
 
@@ -50,11 +97,22 @@ def _local(papers: Sequence[Paper], workers: int) -> Iterator[Extracted]:
     # (spaCy's own n_process pickles whole Docs and was twice as slow here); the cache
     # stores those dicts as they came (dumping each again cost the build's process 0.8 s
     # of CPU at 25,000 abstracts, while the workers needed both cores)
-    chunks = [list(papers[i : i + CHUNK]) for i in range(0, len(papers), CHUNK)]
     with spawn_pool(workers, _start_worker) as pool:
-        for chunk, dumped in zip(chunks, pool.map(_extract_dumped, chunks), strict=True):
-            for paper, data in zip(chunk, dumped, strict=True):
-                yield load(data, paper), data
+        yield from _in_pools([pool] * workers, papers)
+
+
+def _in_pools(slots: Sequence[ProcessPoolExecutor], papers: Sequence[Paper]) -> Iterator[Extracted]:
+    """The extractions of `papers`, in order, made by worker processes: `slots` names the
+    pool of each worker (a pool of n workers n times). The abstracts go in chunks of `CHUNK`,
+    fewer where that gives every worker some, to the workers in turn."""
+    size = max(1, min(CHUNK, -(-len(papers) // len(slots))))
+    chunks = [list(papers[i : i + size]) for i in range(0, len(papers), size)]
+    futures = [
+        slots[n % len(slots)].submit(_extract_dumped, chunk) for n, chunk in enumerate(chunks)
+    ]
+    for chunk, future in zip(chunks, futures, strict=True):
+        for paper, data in zip(chunk, future.result(), strict=True):
+            yield load(data, paper), data
 
 
 def _extract_dumped(papers: list[Paper]) -> list[dict]:
@@ -121,6 +179,7 @@ def run_extraction(
     cache: object | None = None,
     on_progress: Progress | None = None,
     workers: int | None = None,
+    warm: ProcessPoolExecutor | None = None,
 ) -> tuple[list[Extraction], int]:
     """Extractions of `papers` in order, and how many came from the cache.
 
@@ -132,6 +191,8 @@ def run_extraction(
         cache: an `ExtractionCache`, or None to extract everything.
         on_progress: called with the number of papers done so far.
         workers: processes for the local engine (default: `auto_workers`).
+        warm: workers of the local engine started ahead (`warm_workers`): they extract
+            whatever the cache does not hold, however little.
     """
     from kg.builder.cache import cache_key
 
@@ -150,7 +211,7 @@ def run_extraction(
         on_progress(len(done))
     chosen = [papers[i] for i in todo]
     if engine == "local":
-        stream = _local(chosen, workers if workers is not None else auto_workers(len(chosen)))
+        stream = _local(chosen, workers if workers is not None else auto_workers(len(chosen)), warm)
     else:
         stream = _dask(chosen, scheduler)
     pending: dict[str, dict] = {}

@@ -6,6 +6,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -16,9 +17,9 @@ import networkx as nx
 from kg import __version__
 from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
-from kg.builder.engines import auto_workers, run_extraction
+from kg.builder.engines import auto_workers, run_extraction, warm_workers
 from kg.builder.old_objects import collector_paused_kept_old
-from kg.builder.pages import PageMemo, draw_all
+from kg.builder.pages import PageMemo, draw_all, states_ahead
 from kg.builder.rdf_blocks import write_rdf
 from kg.builder.store_step import placed_states, start_store, store_for_queries
 from kg.errors import ExportError
@@ -27,7 +28,7 @@ from kg.export.convert import Conversion, ConversionError, Target
 from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
 from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
-from kg.export.views import render_views
+from kg.export.views import Pages, render_views
 from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
@@ -129,9 +130,10 @@ def build(
     outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
     with collector_paused_kept_old():
-        papers = _read(inputs, fmt, strict, progress)
-        store = ExtractionCache(cache_dir) if cache else None
-        extractions, cached = _extract(papers, engine, scheduler, store, progress)
+        with warm_workers(inputs, engine) as warm:
+            papers = _read(inputs, fmt, strict, progress)
+            store = ExtractionCache(cache_dir) if cache else None
+            extractions, cached = _extract(papers, engine, scheduler, store, progress, warm)
         kg, graph = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
         triples, files, written = _export(
@@ -211,9 +213,10 @@ def _extract(
     scheduler: str | None,
     store: ExtractionCache | None,
     progress: Progress,
+    warm: ProcessPoolExecutor | None = None,
 ) -> tuple[list[Extraction], int]:
     """Step 2: each paper's extraction, and how many came from the cache `store` (closed
-    here)."""
+    here); `warm`: extraction workers started before the papers were read."""
     total = len(papers)
     try:
         with _stage("extract", _no_progress):  # counted in papers instead
@@ -223,6 +226,7 @@ def _extract(
                 scheduler=scheduler,
                 cache=store,
                 on_progress=lambda done: progress("extract", done, total),
+                warm=warm,
             )
     finally:
         if store is not None:
@@ -283,8 +287,11 @@ def _write_exports(
     """
     conversions: list[tuple[list[str], Conversion]] = []
     graphml: Forked | None = None
+    states: Forked | None = None
     job: StoreJob | None = None
     try:
+        pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
+        states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
         with _stage("RDF", progress):
             rdf = write_rdf(
                 kg,
@@ -306,7 +313,7 @@ def _write_exports(
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
-            _write_views(kg, graph, writer, memo, views, progress)
+            _write_views(pages, writer, memo, progress, states)
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()
@@ -324,8 +331,9 @@ def _write_exports(
             job.cancel()
         raise
     finally:
-        if graphml is not None:
-            graphml.cancel()
+        for child in (graphml, states):
+            if child is not None:
+                child.cancel()
         for _, conversion in conversions:
             conversion.cancel()
         blocks.close()
@@ -354,16 +362,11 @@ def _start_conversions(
 
 
 def _write_views(
-    kg: KnowledgeGraph,
-    graph: nx.MultiDiGraph,
-    writer: ExportWriter,
-    memo: PageMemo,
-    views: str,
-    progress: Progress,
+    pages: Pages, writer: ExportWriter, memo: PageMemo, progress: Progress, states: Forked | None
 ) -> None:
-    """Write the HTML views' pages, keeping those that did not change (`memo`)."""
-    pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
-    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)))
+    """Write the HTML views' pages, keeping those that did not change (`memo`); `states`:
+    a rebuild's node states, made meanwhile (`states_ahead`)."""
+    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)), states=states)
     for done, (name, content) in enumerate(drawn, 1):
         if content is None:
             writer.keep(name)
