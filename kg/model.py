@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from functools import cached_property
 
 
 class EntityType(StrEnum):
@@ -46,6 +48,12 @@ class Paper:
     doi: str | None = None
     arxiv_id: str | None = None
     external_id: str | None = None  #: the id the input gave (OpenReview, BibTeX key, ...)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of every field (the paper as read), made once: a rebuild compares what
+        its RDF block and its page read of it with the last build's."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()
 
 
 @dataclass(frozen=True, order=True)

@@ -49,7 +49,8 @@ def block_keys(kg: KnowledgeGraph) -> dict[str, str]:
     for paper, name, key in kg.links:
         links[paper].append((name, key))
     return {
-        p.id: hashlib.sha256(repr((p, links[p.id])).encode()).hexdigest()[:32] for p in kg.papers
+        p.id: hashlib.sha256(repr((p.digest, links[p.id])).encode()).hexdigest()[:32]
+        for p in kg.papers
     }
 
 

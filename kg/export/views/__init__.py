@@ -8,7 +8,6 @@ all it shows, by which a rebuild draws again only the pages whose view changed
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -97,7 +96,7 @@ def render_views(
         pages.append((name, partial(paper_view, ex, site, extractor)))
         about[name] = paper_node(ex.paper.id)
         # the whole record (identifiers, source and line are in no node), as a digest
-        extras[about[name]] = hashlib.sha1(repr(ex.paper).encode()).hexdigest()[:20]
+        extras[about[name]] = ex.paper.digest[:20]
     for entity in kg.entities:
         node = entity_node(entity.key)
         page = page_of(node, schema.node(graph, node))
