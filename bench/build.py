@@ -165,9 +165,9 @@ def as_user(n: int, views: str, file: Path | None = None, rebuilds: int = 1) -> 
             name = "FooNet" + ("" if k == 0 else str(k + 1))
             first["abstract"] += f" We also propose {name}, which outperforms GRPO on MATH500."
             source.write_text(json.dumps(first) + "\n" + "".join(rows[1:]), encoding="utf-8")
-            wall, rss, _ = timed(command, env)
+            wall, peak, _ = timed(command, env)
             times.append(wall)
-            rebuild_rss = max(rebuild_rss, rss)
+            rebuild_rss = max(rebuild_rss, peak)
         query, _, _ = timed(["kg", "query", "most-used-benchmarks", str(out)], env)
     return {
         "n": n,
@@ -204,6 +204,8 @@ def main() -> None:
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--part", default="extract", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rebuilds < 1:
+        parser.error("--rebuilds must be 1 or more")
     if args.one:
         print(json.dumps(one(args.one, args.views, args.part)))
         return

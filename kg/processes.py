@@ -82,7 +82,8 @@ def spawn_pool(
     """A pool of `workers` spawned processes, each of which leaves as soon as this process
     is gone (`exit_with`) and first calls `start` (a module-level function). At the end the
     pool waits for its workers to leave; with `wait` False it does not (they leave once
-    `start` and their tasks are done): a pool started ahead and not needed costs no wait.
+    `start` and their tasks are done, and the interpreter's exit waits for that): a pool
+    started ahead and not needed, or left by an error, costs the build no wait.
 
     Ctrl-C and a hang-up, which a terminal sends to every process of the build, are the
     build's to handle, not the workers': when the build stops, the tasks not yet begun are
@@ -107,7 +108,7 @@ def spawn_pool(
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         yield pool
     except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=wait, cancel_futures=True)
         raise
     pool.shutdown(wait=wait)
 
@@ -216,7 +217,13 @@ class Forked:
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
         self._process = context.Process(target=_child, args=(task, send), daemon=True)
-        self._process.start()
+        # forked with the build's signals blocked, as `fork_map` forks its workers: one that
+        # came before the child took its own handlers would raise in it, with a traceback
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _FORKED_HOLDS)
+        try:
+            self._process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         send.close()
 
     def wait(self) -> bytes | None:
@@ -274,6 +281,7 @@ def _run(task: Callable[[], object]) -> tuple[str | None, bytes | None]:
 
 def _child(task: Callable[[], object], send: Connection) -> None:
     _default_signals()  # the build stops its children itself (`cancel`)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKED_HOLDS)
     error, value = _run(task)
     if error is not None:
         send.send_bytes(_ERROR + error.encode("utf-8", "replace"))

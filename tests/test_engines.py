@@ -136,6 +136,9 @@ def test_small_inputs_and_dask_start_no_worker_ahead(tmp_path):
     )
     with warm_workers([large], "local") as warm:
         assert warm is not None or (os.cpu_count() or 1) < 2
+    (tmp_path / ".hidden.jsonl").write_bytes(b"x" * 10)
+    (tmp_path / "notes.pdf").write_bytes(b"x" * 10)
+    assert kg.builder.engines.input_bytes([tmp_path]) == kg.builder.engines.WARM_FROM_BYTES
 
 
 @pytest.mark.slow
@@ -145,6 +148,7 @@ def test_a_worker_started_ahead_extracts_what_one_process_extracts(tmp_path, mon
     the same order, cached as a one-process build caches them; with everything cached the
     worker is not needed and the block is left at once."""
     monkeypatch.setattr(kg.builder.engines, "WARM_FROM_BYTES", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # a one-core machine starts none
     papers = read_inputs([SEEDS])
     one, two = ExtractionCache(tmp_path / "one"), ExtractionCache(tmp_path / "two")
     alone, _ = run_extraction(papers, cache=one, workers=1)
@@ -160,11 +164,12 @@ def test_a_worker_started_ahead_extracts_what_one_process_extracts(tmp_path, mon
 
 
 _AHEAD = """
-import sys
+import os, sys
 from pathlib import Path
 import kg.builder.engines
 from kg.builder.pipeline import build
 kg.builder.engines.WARM_FROM_BYTES = 0
+os.cpu_count = lambda: 2  # a one-core machine starts none
 build([Path(sys.argv[1])], Path(sys.argv[2]), cache=False)
 print("spacy" in sys.modules)
 """

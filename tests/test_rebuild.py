@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
 import signal
 import subprocess
@@ -167,6 +168,11 @@ def test_node_states_made_ahead_in_a_child_are_those_made_here(nlp, tmp_path):
         list(draw_all(pages, memo, states=child))
         states[ahead] = memo.states
     assert states[True] == states[False] and len(states[True]) == len(pages.signatures.graph)
+    made = {node: "from the child" for node in states[False]}
+    memo = PageMemo(tmp_path / "memo.json", tmp_path)
+    memo.states_before = {}
+    list(draw_all(pages, memo, states=Forked(lambda: json.dumps(made).encode())))
+    assert memo.states == made  # what the child sends is what is taken
     memo = PageMemo(tmp_path / "memo.json", tmp_path)
     memo.states_before = {}
     list(draw_all(pages, memo, states=Forked(lambda: os._exit(3))))
@@ -174,6 +180,8 @@ def test_node_states_made_ahead_in_a_child_are_those_made_here(nlp, tmp_path):
 
 
 def test_a_first_build_makes_no_node_states_ahead(nlp, tmp_path):
+    """No child where no states are compared: a first build (no states remembered) makes
+    them in its own process, after signing every node, and `--no-cache` (no memo) none."""
     kg = link(extract(read_inputs([SEEDS]), nlp))
     pages = render_views(kg, to_networkx(kg), "seeds", "x")
     assert states_ahead(pages, PageMemo(tmp_path / "memo.json", tmp_path)) is None

@@ -57,15 +57,24 @@ def warm_workers(inputs: Sequence[Path], engine: str) -> Iterator[ProcessPoolExe
 
 
 def input_bytes(paths: Sequence[Path]) -> int:
-    """About how much the inputs hold: the sizes of the files given and of the files in the
-    directories given. Nothing is refused here: reading them reports what is wrong."""
+    """About how much the inputs hold: the sizes of the files given and of the input files
+    in the directories given. Nothing is refused here: reading them reports what is wrong."""
+    from kg.ingest import SUFFIXES
+
     total = 0
     for path in paths:
         try:
-            if path.is_dir():
-                total += sum(e.stat().st_size for e in os.scandir(path) if e.is_file())
-            else:
+            if not path.is_dir():
                 total += path.stat().st_size
+                continue
+            with os.scandir(path) as entries:
+                total += sum(
+                    e.stat().st_size
+                    for e in entries
+                    if e.is_file()
+                    and e.name.lower().endswith(SUFFIXES)
+                    and not e.name.startswith(".")
+                )
         except OSError:
             continue
     return total

@@ -139,13 +139,20 @@ def draw_all(
         sign_all(signatures, workers, encode=True)  # nearly every page is drawn
     if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
         extras = pages.extras if isinstance(pages, Pages) else {}
-        before.states = _made(states) or node_states(signatures.graph, signatures, extras)
+        made = _made(states)
+        before.states = (
+            made if made is not None else node_states(signatures.graph, signatures, extras)
+        )
     settled = _settled(pages, before)
     todo = [i for i, (name, _) in enumerate(pages) if name not in settled]
     if forked and rebuild and len(todo) < FORK_FROM:
         # forking, and each worker finding anew what its pages draw, cost a rebuild at
         # 10,000 abstracts 2.8 s of CPU for 1,300 pages gathered, 430 drawn (1.6 s here)
         forked = False
+    elif forked and rebuild and signatures is not None and states is not None:
+        # the signatures the states were made from stayed in their child: made once for
+        # every page worker, not by each of them
+        sign_all(signatures, workers)
     if forked:
         drawn: Iterator[Drawn] = fork_map(_draw_index, (pages, before, todo), len(todo), workers)
     else:
