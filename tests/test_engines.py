@@ -149,6 +149,7 @@ def test_a_worker_started_ahead_extracts_what_one_process_extracts(tmp_path, mon
     worker is not needed and the block is left at once."""
     monkeypatch.setattr(kg.builder.engines, "WARM_FROM_BYTES", 0)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # a one-core machine starts none
+    monkeypatch.setattr(kg.builder.engines, "CHUNK", 3)  # chunks that come back out of turn
     papers = read_inputs([SEEDS])
     one, two = ExtractionCache(tmp_path / "one"), ExtractionCache(tmp_path / "two")
     alone, _ = run_extraction(papers, cache=one, workers=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -113,15 +113,33 @@ def _local(
 def _in_pools(slots: Sequence[ProcessPoolExecutor], papers: Sequence[Paper]) -> Iterator[Extracted]:
     """The extractions of `papers`, in order, made by worker processes: `slots` names the
     pool of each worker (a pool of n workers n times). The abstracts go in chunks of `CHUNK`,
-    fewer where that gives every worker some, to the workers in turn."""
+    fewer where that gives every worker some; each worker has two chunks at a time and gets
+    the next as one comes back, so one that started later (a pool added once the input was
+    read) takes fewer, and none waits for the others at the end."""
     size = max(1, min(CHUNK, -(-len(papers) // len(slots))))
     chunks = [list(papers[i : i + size]) for i in range(0, len(papers), size)]
-    futures = [
-        slots[n % len(slots)].submit(_extract_dumped, chunk) for n, chunk in enumerate(chunks)
-    ]
-    for chunk, future in zip(chunks, futures, strict=True):
-        for paper, data in zip(chunk, future.result(), strict=True):
-            yield load(data, paper), data
+    waiting = iter(range(len(chunks)))
+    running: dict[Future[list[dict]], tuple[int, ProcessPoolExecutor]] = {}
+
+    def give(pool: ProcessPoolExecutor) -> None:
+        n = next(waiting, None)
+        if n is not None:
+            running[pool.submit(_extract_dumped, chunks[n])] = (n, pool)
+
+    for pool in [*slots, *slots]:
+        give(pool)
+    made: dict[int, list[dict]] = {}
+    ready = 0  # the first chunk not yet given out in order
+    while running:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            n, pool = running.pop(future)
+            made[n] = future.result()
+            give(pool)
+        while ready in made:
+            for paper, data in zip(chunks[ready], made.pop(ready), strict=True):
+                yield load(data, paper), data
+            ready += 1
 
 
 def _extract_dumped(papers: list[Paper]) -> list[dict]:
