@@ -287,6 +287,7 @@ def _child(task: Callable[[], object], send: Connection) -> None:
         send.send_bytes(_ERROR + error.encode("utf-8", "replace"))
     else:
         send.send_bytes(_NONE if value is None else _VALUE + value)
+    send.close()
 
 
 class TimedOutError(Exception):

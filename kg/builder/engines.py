@@ -60,21 +60,13 @@ def input_bytes(paths: Sequence[Path]) -> int:
     """About how much the inputs hold: the sizes of the files given and of the input files
     in the directories given. Nothing is refused here: reading them reports what is wrong."""
     from kg.ingest import SUFFIXES
+    from kg.ingest.files import directory_candidates
 
     total = 0
     for path in paths:
         try:
-            if not path.is_dir():
-                total += path.stat().st_size
-                continue
-            with os.scandir(path) as entries:
-                total += sum(
-                    e.stat().st_size
-                    for e in entries
-                    if e.is_file()
-                    and e.name.lower().endswith(SUFFIXES)
-                    and not e.name.startswith(".")
-                )
+            files = directory_candidates(path, SUFFIXES) if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files if f.is_file())
         except OSError:
             continue
     return total

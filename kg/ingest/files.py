@@ -68,9 +68,7 @@ def input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> Iterator[Pa
         if not path.is_dir():
             yield path
             continue
-        candidates = sorted(
-            p for p in path.iterdir() if p.suffix.lower() in suffixes and not p.name.startswith(".")
-        )
+        candidates = directory_candidates(path, suffixes)
         files = []
         for candidate in candidates:
             if (found := problem(candidate)) is None and candidate.is_file():
@@ -80,3 +78,11 @@ def input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> Iterator[Pa
         if not files:
             raise InputError(path, f"directory holds no input files ({', '.join(suffixes)})")
         yield from files
+
+
+def directory_candidates(path: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The entries of the directory `path` that may be input files: those with one of
+    `suffixes`, hidden ones left out, sorted by name (not yet checked to be files)."""
+    return sorted(
+        p for p in path.iterdir() if p.suffix.lower() in suffixes and not p.name.startswith(".")
+    )
