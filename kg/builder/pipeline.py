@@ -290,8 +290,9 @@ def _write_exports(
     states: Forked | None = None
     job: StoreJob | None = None
     try:
-        with _stage("pages listed", _no_progress):  # drawn in the views' stage
-            pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
+        start = time.perf_counter()
+        pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
+        log.info("views: %d pages listed in %.1f s", len(pages), time.perf_counter() - start)
         states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
         with _stage("RDF", progress):
             rdf = write_rdf(
