@@ -37,6 +37,25 @@ def test_paper_id_depends_on_content_only():
     assert len(paper_id("x")) == 16
 
 
+def test_folding_spaces_is_splitting_and_joining():
+    """The fast path (a printable text with single spaces is returned as it is) gives what
+    `" ".join(text.split())` gives, for every whitespace character Python knows."""
+    import random
+    import sys
+
+    from kg.ingest.papers import fold_spaces
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    assert len(spaces) > 20
+    alphabet = [*spaces, "a", "é", "字", "\u200b", "\ufeff", "\x00"]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(9)))
+        assert fold_spaces(text) == " ".join(text.split()), repr(text)
+    for text in ("An abstract.", "a\u00a0b", "a\u2028b", " a", "a ", "a  b", ""):
+        assert fold_spaces(text) == " ".join(text.split()), repr(text)
+
+
 def test_same_abstract_in_two_files_is_one_paper(tmp_path):
     a = write(tmp_path / "a.txt", "ICML 2026 Papers\n\nWe propose FooNet.\n")
     b = write(tmp_path / "b.txt", "Another list\n\nWe propose FooNet.\nWe study BarBench.\n")
@@ -192,6 +211,22 @@ def test_not_placeholders(text):
     from kg.ingest.placeholders import is_placeholder
 
     assert not is_placeholder(text)
+
+
+@pytest.mark.parametrize("field", ["title", "venue", "url", "doi", "booktitle", "author"])
+def test_a_record_with_a_field_over_its_limit_is_refused(tmp_path, field):
+    from kg.ingest.limits import MAX_FIELD_BYTES
+    from kg.ingest.papers import paper_from_record
+
+    source = tmp_path / "a.jsonl"
+    small = {"abstract": "We propose FooNet.", field: "字" * (MAX_FIELD_BYTES // 4)}
+    assert paper_from_record(small, source=source, line=3, index=1, strict=False) is not None
+    big = {"abstract": "We propose FooNet.", field: "字" * (MAX_FIELD_BYTES // 3 + 1)}
+    with pytest.raises(InputError, match=rf"a.jsonl:3: the {field} is 65,5\d\d bytes"):
+        paper_from_record(big, source=source, line=3, index=1, strict=False)
+    listed = {"abstract": "We propose FooNet.", field: ["x" * 40_000, "y" * 40_000]}
+    with pytest.raises(InputError, match=rf"a.jsonl:3: the {field} is 80,002 bytes"):
+        paper_from_record(listed, source=source, line=3, index=1, strict=False)
 
 
 def test_size_limits_count_bytes_of_utf8(tmp_path):

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.builder.blocks import BlockMemo, Layout, block_keys, write_blocks
+from kg.builder.blocks import BlockMemo, Layout, OldBytes, block_keys, write_blocks
 from kg.builder.delta import DeltaMaker
 from kg.export.outputs import N_TRIPLES, VOID
 from kg.export.writer import ExportWriter
@@ -61,7 +61,7 @@ def write_rdf(
     delta = _delta_maker(blocks, keys, counts.triples, rdf.blocks[0])
     copy = blocks.reader(N_TRIPLES.file, keys)
 
-    def chunks(paper: str) -> Iterable[bytes]:
+    def chunks(paper: str) -> Iterable[bytes | OldBytes]:
         if not paper:
             return block_ntriples(rdf.blocks[0])
         if paper in reuse:

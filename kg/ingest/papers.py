@@ -12,7 +12,7 @@ from pathlib import Path
 from kg import bidi
 from kg.errors import InputError
 from kg.ingest.identifiers import parse_arxiv, parse_doi, parse_year
-from kg.ingest.limits import check_size
+from kg.ingest.limits import MAX_FIELD_BYTES, check_size
 from kg.ingest.placeholders import is_placeholder
 from kg.model import Paper
 
@@ -48,8 +48,21 @@ def clean(text: str) -> str:
 
 def paper_id(text: str) -> str:
     """A stable id from the abstract's content (NFC, whitespace folded): same text, same id."""
-    folded = " ".join(unicodedata.normalize("NFC", text).split())
-    return hashlib.sha256(folded.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(
+        fold_spaces(unicodedata.normalize("NFC", text)).encode("utf-8")
+    ).hexdigest()[:16]
+
+
+def fold_spaces(text: str) -> str:
+    """`" ".join(text.split())`: every run of whitespace one space, none at either end.
+
+    Most abstracts are already so, and are returned as they are: the space is the only
+    whitespace character `str.isprintable` allows, so a printable text with no double space
+    and none at either end has nothing to fold (splitting 25,000 abstracts costs 0.4 s, the
+    test 0.15 s)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 def parse_heading(heading: str) -> tuple[str | None, int | None]:
@@ -64,7 +77,7 @@ def _text(value: object) -> str:
         return ""
     if isinstance(value, list | tuple):
         return "; ".join(_text(v) for v in value)
-    return " ".join(clean(str(value)).split())
+    return fold_spaces(clean(str(value)))
 
 
 def _authors(value: object) -> tuple[str, ...]:
@@ -83,12 +96,24 @@ def _first(fields: Mapping[str, object], names: tuple[str, ...]) -> tuple[str, o
 
 
 def _check_sizes(fields: Mapping[str, object], source: Path, line: int) -> None:
+    """Refuse a record with a field over its limit (`check_size`), as `_first` finds each
+    field: written out, as this runs for every record read."""
     for names in _FIELDS:
-        name, value = _first(fields, names)
+        for name in names:
+            value = fields.get(name)
+            if value:
+                break
+        else:
+            continue
         if isinstance(value, str):
-            check_size(name, value, source, line)
+            if len(value) > _SURELY_SMALL:
+                check_size(name, value, source, line)
         elif isinstance(value, list | tuple):  # an author list: its names joined
             check_size(name, _text(value), source, line)
+
+
+#: characters that no field can exceed its limit in, even at four bytes a character
+_SURELY_SMALL = MAX_FIELD_BYTES // 4
 
 
 def _bad(source: Path, line: int, message: str, strict: bool) -> None:
