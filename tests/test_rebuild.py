@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import marshal
 import os
 import signal
 import subprocess
@@ -23,7 +24,7 @@ import kg.builder.engines
 import kg.builder.memo
 import kg.builder.pipeline
 from kg.builder.blocks import block_keys
-from kg.builder.pages import PageMemo, draw_all, states_ahead
+from kg.builder.pages import PageMemo, draw_all, signs_ahead, states_ahead
 from kg.builder.pipeline import build
 from kg.errors import ExportError
 from kg.export.convert import convert_blocks
@@ -188,6 +189,37 @@ def test_a_first_build_makes_no_node_states_ahead(nlp, tmp_path):
     memo = PageMemo(None, tmp_path)
     memo.states_before = {}
     assert states_ahead(pages, memo) is None  # no cache: nothing is compared
+
+
+def test_node_signatures_made_ahead_in_a_child_are_those_made_by_the_workers(nlp, tmp_path):
+    """A first build signs every node in a forked child (`signs_ahead`) while the RDF is
+    written: the pages drawn are the same; what the child sends is what is taken; a child
+    that fails leaves the nodes to be signed by `sign_all`; no child where the pages would
+    not be drawn by workers, or for a rebuild."""
+    kg = link(extract(read_inputs([SEEDS]), nlp))
+    graph = to_networkx(kg)
+
+    def first_build(signs=None, workers=2):
+        pages = render_views(kg, graph, "seeds", "x")
+        memo = PageMemo(tmp_path / "memo.json", tmp_path)
+        child = signs(pages) if signs else signs_ahead(pages, memo, workers)
+        return pages, memo, child, list(draw_all(pages, memo, workers, signs=child))
+
+    pages, memo, child, drawn = first_build()
+    assert child is not None
+    assert drawn == first_build(workers=1)[3]  # drawn here, every node signed as needed
+    made = pages.signatures._made
+    assert len(made) == len(graph)
+    sent = [(node, "from the child", None) for node in sorted(graph)]
+    pages, *_ = first_build(signs=lambda _: Forked(lambda: marshal.dumps(sent)))
+    assert set(pages.signatures._made.values()) == {"from the child"}
+    pages, *_ = first_build(signs=lambda _: Forked(lambda: os._exit(3)))
+    assert pages.signatures._made == made
+    pages = render_views(kg, graph, "seeds", "x")
+    memo = PageMemo(tmp_path / "memo.json", tmp_path)
+    assert signs_ahead(pages, memo, 1) is None
+    memo.states_before = {}  # a rebuild: most pages are kept
+    assert signs_ahead(pages, memo, 2) is None
 
 
 def command_line(process: psutil.Process) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import marshal
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -120,23 +121,67 @@ def states_ahead(pages: Sequence[Page], before: PageMemo) -> Forked | None:
     )
 
 
+def signs_ahead(pages: Sequence[Page], before: PageMemo, workers: int) -> Forked | None:
+    """A first build's signature and JSON of every node (`sign_all` with `encode`), made in
+    one forked child while the build writes its RDF and extractions.jsonl, for `draw_all`
+    to take: the page workers need them all, and two workers made them after the RDF
+    (5 s of CPU at 25,000 abstracts) while a core stood idle during it. None where
+    `draw_all` would not sign every node ahead: one worker, processes that cannot fork, no
+    page of a paper or entity, or a rebuild (which keeps most pages: `states_ahead`)."""
+    if workers < 2 or not isinstance(pages, Pages) or pages.signatures is None:
+        return None
+    if before.states_before is not None or not can_fork():
+        return None
+    signatures = pages.signatures
+    return Forked(lambda: marshal.dumps(_sign_every(signatures)))
+
+
+def _sign_every(signatures: Signatures) -> list[tuple[str, str, tuple[str, str] | None]]:
+    """Each node's signature and JSON (`Signatures.made_with_json`), node by node."""
+    return [(node, *signatures.made_with_json(node)) for node in sorted(signatures.graph.nodes)]
+
+
+def _signed(signs: Forked | None) -> dict[str, tuple[str, tuple[str, str] | None]] | None:
+    """What the child of `signs_ahead` made, by node, or None (none was started, or it
+    failed: the nodes are then signed by `sign_all`)."""
+    if signs is None:
+        return None
+    try:
+        made = signs.wait()
+    except ForkedError as error:
+        log.debug("the nodes are signed again (%s)", error)
+        return None
+    if made is None:
+        return None
+    return {node: (signature, json) for node, signature, json in marshal.loads(made)}
+
+
 def draw_all(
-    pages: Sequence[Page], before: PageMemo, workers: int = 1, states: Forked | None = None
+    pages: Sequence[Page],
+    before: PageMemo,
+    workers: int = 1,
+    states: Forked | None = None,
+    signs: Forked | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Each page's name and content, in order (None: keep the file as it is), drawn in this
     process or, with `workers` > 1 where processes can fork, in that many worker
     processes, which inherit the graph instead of receiving it, and the signature of
-    every node (`sign_all`). A paper's or entity's page far from every change is kept
-    without its view being gathered (`_settled`); a rebuild that has fewer than
-    `FORK_FROM` pages left to gather draws them here. Remembers each digest, and each
-    node's state, in `before` (made by `states`, from `states_ahead`, when given)."""
+    every node (`sign_all`; made by `signs`, from `signs_ahead`, when given). A paper's or
+    entity's page far from every change is kept without its view being gathered
+    (`_settled`); a rebuild that has fewer than `FORK_FROM` pages left to gather draws
+    them here. Remembers each digest, and each node's state, in `before` (made by
+    `states`, from `states_ahead`, when given)."""
     forked = workers > 1 and can_fork()
     signatures = pages.signatures if isinstance(pages, Pages) else None
     # a rebuild (the last build's states known) keeps most pages (`_settled`): its workers
     # are forked, if at all, once it knows how many pages are left to draw
     rebuild = before.states_before is not None
-    if forked and signatures is not None and not rebuild:
-        sign_all(signatures, workers, encode=True)  # nearly every page is drawn
+    if forked and signatures is not None and not rebuild:  # nearly every page is drawn
+        signed = _signed(signs)
+        if signed is not None:
+            signatures.adopt_with_json(signed)
+        else:
+            sign_all(signatures, workers, encode=True)
     if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
         extras = pages.extras if isinstance(pages, Pages) else {}
         made = _made(states)

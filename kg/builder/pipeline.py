@@ -19,7 +19,7 @@ from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction, warm_workers
 from kg.builder.old_objects import collector_paused_kept_old
-from kg.builder.pages import PageMemo, draw_all, states_ahead
+from kg.builder.pages import PageMemo, draw_all, signs_ahead, states_ahead
 from kg.builder.rdf_blocks import write_rdf
 from kg.builder.store_step import placed_states, start_store, store_for_queries
 from kg.errors import ExportError
@@ -288,12 +288,15 @@ def _write_exports(
     conversions: list[tuple[list[str], Conversion]] = []
     graphml: Forked | None = None
     states: Forked | None = None
+    signs: Forked | None = None
     job: StoreJob | None = None
     try:
         start = time.perf_counter()
         pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
         log.info("views: %d pages listed in %.1f s", len(pages), time.perf_counter() - start)
+        workers = auto_workers(len(pages))
         states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
+        signs = signs_ahead(pages, memo, workers)  # a first build's node signatures
         with _stage("RDF", progress):
             rdf = write_rdf(
                 kg,
@@ -315,7 +318,7 @@ def _write_exports(
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
-            _write_views(pages, writer, memo, progress, states)
+            _write_views(pages, writer, memo, progress, workers, states, signs)
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()
@@ -333,7 +336,7 @@ def _write_exports(
             job.cancel()
         raise
     finally:
-        for child in (graphml, states):
+        for child in (graphml, states, signs):
             if child is not None:
                 child.cancel()
         for _, conversion in conversions:
@@ -364,11 +367,18 @@ def _start_conversions(
 
 
 def _write_views(
-    pages: Pages, writer: ExportWriter, memo: PageMemo, progress: Progress, states: Forked | None
+    pages: Pages,
+    writer: ExportWriter,
+    memo: PageMemo,
+    progress: Progress,
+    workers: int,
+    states: Forked | None,
+    signs: Forked | None,
 ) -> None:
-    """Write the HTML views' pages, keeping those that did not change (`memo`); `states`:
-    a rebuild's node states, made meanwhile (`states_ahead`)."""
-    drawn = draw_all(pages, memo, workers=auto_workers(len(pages)), states=states)
+    """Write the HTML views' pages in `workers` processes, keeping those that did not
+    change (`memo`); `states`: a rebuild's node states, `signs`: a first build's node
+    signatures, each made meanwhile (`states_ahead`, `signs_ahead`)."""
+    drawn = draw_all(pages, memo, workers=workers, states=states, signs=signs)
     for done, (name, content) in enumerate(drawn, 1):
         if content is None:
             writer.keep(name)
