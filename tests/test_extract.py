@@ -721,8 +721,12 @@ def test_results(nlp, text, expected):
             "We propose FooNet, a detector. Without bells and whistles, we obtain ResNet-50, "
             "ViT-S and ConvNeXt-T models on ImageNet with FooNet, which achieve 83.1%, 84.3%, "
             "and 85.0% top-1 accuracy, respectively.",
-            {("ResNet-50", "83.1", "ImageNet"), ("ViT-S", "84.3", "ImageNet")},
-        ),  # systems paired in order, "respectively"
+            {
+                ("ResNet-50", "83.1", "ImageNet"),
+                ("ViT-S", "84.3", "ImageNet"),
+                ("ConvNeXt-T", "85.0", "ImageNet"),
+            },
+        ),  # systems paired in order, "respectively"; FooNet, after "with", is a means
         (
             "We introduce BarBench, a benchmark of long code. Performance drops from 29% to 3% "
             "for Claude 3.5 Sonnet.",
@@ -738,6 +742,12 @@ def test_results(nlp, text, expected):
             "to a Mistral-7B model results in a 94.8% win rate on AlpacaEval.",
             {("FooRL", "94.8", "AlpacaEval")},
         ),  # the model it is applied to is a means, not the scorer
+        (
+            "We propose FooTrain, a training recipe. With it we obtain ResNet-50, ViT-S, and "
+            "ConvNeXtV2-T models for ImageNet, which achieve 83.1%, 84.3%, and 85.0% top-1 "
+            "accuracy, respectively.",
+            {("ResNet-50", "83.1", "ImageNet"), ("ConvNeXtV2-T", "85.0", "ImageNet")},
+        ),  # "respectively": the list's models in order
         (
             "We propose FooNet, a method for reasoning. We evaluate it on the Countdown "
             "benchmark. FooNet reaches 83.4% accuracy within the same context window.",
@@ -755,6 +765,11 @@ def test_who_scored_on_what(nlp, text, expected):
     ("text", "name", "etype"),
     [
         ("VideoQA models fail. It wins on five VideoQA benchmarks.", "VideoQA", EntityType.TASK),
+        (
+            "We obtain strong ResNet-50, ViT-S, and ConvNeXtV2-T models for ImageNet.",
+            "ConvNeXtV2-T",
+            EntityType.MODEL,
+        ),  # the last name of a list that the plural closes is no kind of thing
         (
             "We present **Implicit Intelligence**, an evaluation framework for agents.",
             "Implicit Intelligence",

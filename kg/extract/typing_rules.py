@@ -106,16 +106,19 @@ def _head_after(doc: Doc, span: _At) -> EntityType | None:
 
 
 _PLURAL_HEADS = load_cues().plural_heads  # kg/data/cues.json
+#: what stands before the last name of a list
+_LIST_ENDS = frozenset({"and", "or", ","})
 _QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
 
 def _category(doc: Doc, span: _At) -> bool:
-    """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing."""
+    """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing; not the
+    last name of a list the plural closes ("ResNet-50, ViT-S and ConvNeXtV2-T models")."""
     low = lowers(doc)
     following = low[span.end] if span.end < len(low) else ""
-    if following in {"models", "methods", "tasks"}:
-        return True
     before = low[span.start - 1] if span.start > 0 else None
+    if following in {"models", "methods", "tasks"}:
+        return before not in _LIST_ENDS
     return (
         following in _PLURAL_HEADS
         and before is not None
