@@ -762,6 +762,37 @@ def test_who_scored_on_what(nlp, text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected", "wrong"),
+    [
+        (
+            "We propose FooQuant, a quantization method. On ImageNet, the Swin-Base model "
+            "reaches a Top-1 accuracy of 82.24%. This surpasses RepQ-ViT by $3.92\\%$ "
+            "($82.24\\%$ VS $78.32\\%$). Our approach lifts ViT-Small to 80.50%, "
+            "outperforming NoisyQuant by 3.64% (80.50% vs. 76.86%).",
+            {("RepQ-ViT", "78.32", "ImageNet"), ("NoisyQuant", "76.86", "ImageNet")},
+            set(),
+        ),  # the second of a pair joined by "vs." is the rival's
+        (
+            "We propose FooNet, a method for math. On GSM8K, FooNet outperforms GPT-4 "
+            "(71.2% vs. 68.0%).",
+            {("FooNet", "71.2", "GSM8K")},
+            {("GPT-4", "71.2", "GSM8K")},
+        ),  # the first is the comparer's, though the rival's name stands before it
+        (
+            "We propose FooNet, a method for planning. On Countdown, FooNet is better "
+            "(83.4% vs. 60.0% at 4k context).",
+            {("FooNet", "83.4", "Countdown")},
+            {("FooNet", "60.0", "Countdown")},
+        ),  # an unnamed baseline's figure is no one's
+    ],
+)
+def test_a_pair_of_figures_joined_by_versus(nlp, text, expected, wrong):
+    (ex,) = extract([paper(text)], nlp)
+    got = {(r.subject, str(r.value), r.benchmark) for r in ex.results}
+    assert expected <= got and not wrong & got, got
+
+
+@pytest.mark.parametrize(
     ("text", "name", "etype"),
     [
         ("VideoQA models fail. It wins on five VideoQA benchmarks.", "VideoQA", EntityType.TASK),

@@ -10,6 +10,7 @@ on the benchmark named after it ("on X"), before it, or in the same place of a l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from spacy.tokens import Doc
@@ -69,6 +70,7 @@ def _subject(
     subject: str | None,
     lower: list[str],
     first: int = 0,
+    figs: Sequence[Figure] = (),
 ) -> str | None:
     """Who scored the figure: the systems of a list paired in order with as many figures
     ("A, B and C achieve 83.1%, 84.3% and 85.0%, respectively"); a system right after it in
@@ -76,7 +78,9 @@ def _subject(
     a system in parentheses around it ("BM25 (9.8%)"); else the system named last before it
     in its sentence, else the paper's own: but a system named as a means or a rival ("with
     GPT-4", "over CoT") when the paper's own system is named in the sentence, or stands
-    behind "our". `first` is the first token of the figure's sentence."""
+    behind "our"; of a pair of figures joined by "vs." after a named rival, as `_versus`
+    says. `first` is the first token of the figure's sentence, `figs` every number of the
+    abstract (`kept` are its scores)."""
     systems = [f for f in in_sent if f.type in _SYSTEMS]
     mine = [g for g in kept if g.sent == fig.sent]
     if len(mine) > 1 and "respectively" in lower[mine[-1].end :][:8]:
@@ -86,6 +90,9 @@ def _subject(
         keys = list(dict.fromkeys(f.key for f in listed))
         if len(keys) == len(mine) and all(f.end <= mine[0].start for f in systems):
             return keys[mine.index(fig)]
+    versus = _versus(fig, [g for g in figs if g.sent == fig.sent], systems, subject, lower, first)
+    if versus is not _NO_PAIR:
+        return versus
     after = [f for f in systems if fig.end <= f.start <= fig.end + 5]
     if after and _names_it(lower, fig.end, after[0].start):
         return after[0].key  # "from 29% to 3% for Claude 3.5 Sonnet"
@@ -112,6 +119,52 @@ def _subject(
         if scorer is None and subject is not None:
             return subject  # "in experiments using ChatGPT, accuracy rises to 63.8%"
     return last.key
+
+
+#: what `_versus` answers for a figure in no "A vs. B" pair after a named rival
+_NO_PAIR = "\x00"
+
+
+def _versus(
+    fig: Figure,
+    mine: list[Figure],
+    systems: list[Found],
+    subject: str | None,
+    lower: list[str],
+    first: int,
+) -> str | None:
+    """Who scored a figure of a pair joined by "vs." after a comparison word and the rival it
+    names ("FooNet outperforms GPT-4 (71.2% vs. 68.0%)", "surpasses RepQ-ViT by 3.92%
+    (82.24% VS 78.32%)"): the second is the rival's; the first the comparer's, the system
+    named before the comparison word (not as a means), else the paper's own. `_NO_PAIR` for
+    any other figure (`mine` are the numbers of its sentence, which starts at `first`)."""
+    k = mine.index(fig)
+    if k + 1 < len(mine) and _joined(lower, fig, mine[k + 1]):
+        pair_start, second = fig.start, False
+    elif k > 0 and _joined(lower, mine[k - 1], fig):
+        pair_start, second = mine[k - 1].start, True
+    else:
+        return _NO_PAIR
+    cue = next((j for j in range(pair_start - 1, first - 1, -1) if lower[j] in _RIVALS), None)
+    if cue is None:
+        return _NO_PAIR
+    rivals = [f for f in systems if cue < f.start and f.end <= pair_start]
+    if not rivals:
+        return _NO_PAIR  # "(83.4% vs. 60.0%)" of an unnamed baseline: as any other figure
+    if second:
+        return rivals[0].key
+    comparers = [f for f in systems if f.end <= cue and not _is_means(f, lower)]
+    return comparers[-1].key if comparers else subject
+
+
+def _joined(lower: list[str], a: Figure, b: Figure) -> bool:
+    """Whether two figures are joined by "vs." (or "versus") alone, TeX's dollars aside
+    ("$82.24\\%$ VS $78.32\\%$")."""
+    between = [w for w in lower[a.end : b.start] if w != "$"]
+    return bool(between) and all(w in _VERSUS for w in between)
+
+
+_VERSUS = frozenset({"vs", "vs.", "versus"})
 
 
 def _about_others(words: list[str]) -> bool:
@@ -290,7 +343,7 @@ def find_results(
     own = mine[0] if len(mine) == 1 else None
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
-        owner = _subject(fig, kept, in_sent, subject, lower, bounds[fig.sent][0])
+        owner = _subject(fig, kept, in_sent, subject, lower, bounds[fig.sent][0], figs)
         if owner is None:
             continue  # the score of an unnamed system
         start, end = bounds[fig.sent]
