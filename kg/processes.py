@@ -216,7 +216,9 @@ class Forked:
             return
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
-        self._process = context.Process(target=_child, args=(task, send), daemon=True)
+        self._process = context.Process(
+            target=_child, args=(task, send, self._receive), daemon=True
+        )
         # forked with the build's signals blocked, as `fork_map` forks its workers: one that
         # came before the child took its own handlers would raise in it, with a traceback
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, _FORKED_HOLDS)
@@ -259,9 +261,12 @@ class Forked:
 
     def cancel(self) -> None:
         """Stop the child if it is still running (the build failed or was interrupted)."""
-        if self._process is not None and self._process.is_alive():
-            self._process.kill()
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
             self._process.join()
+            self._receive.close()
+            self._process = None
 
 
 #: the first byte of a forked child's reply: an error's text follows, or the bytes the task
@@ -279,7 +284,10 @@ def _run(task: Callable[[], object]) -> tuple[str | None, bytes | None]:
     return None, value if isinstance(value, bytes) else None
 
 
-def _child(task: Callable[[], object], send: Connection) -> None:
+def _child(task: Callable[[], object], send: Connection, receive: Connection) -> None:
+    # the reading end is the build's alone: held here too, a reply larger than the pipe
+    # would wait forever for a build that was killed
+    receive.close()
     _default_signals()  # the build stops its children itself (`cancel`)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKED_HOLDS)
     error, value = _run(task)

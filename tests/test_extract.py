@@ -784,9 +784,31 @@ def test_who_scored_on_what(nlp, text, expected):
             {("FooNet", "83.4", "Countdown")},
             {("FooNet", "60.0", "Countdown")},
         ),  # an unnamed baseline's figure is no one's
+        (
+            "We propose FooNet, a method for math. On GSM8K, FooNet outperforms GPT-4, and "
+            "Llama-3 scores 71.2% vs. 68.0% for Mistral-7B.",
+            {("Llama-3", "71.2", "GSM8K")},
+            {("FooNet", "71.2", "GSM8K"), ("Llama-3", "68.0", "GSM8K")},
+        ),  # another clause, another system: not the comparison's pair
+        (
+            "We propose FooNet, a method for math. On GSM8K, FooNet surpasses GPT-4 (71.2% "
+            "vs. 68.0%) and Claude-3 (71.2% vs. 65.0%).",
+            {("FooNet", "71.2", "GSM8K")},
+            {("GPT-4", "65.0", "GSM8K")},
+        ),  # a second pair is not the first rival's
+        (
+            "We propose FooNet, a detector. The accuracies of ResNet-50, ViT-S and ConvNeXt-T "
+            "on ImageNet are 83.1%, 84.3%, and 85.0%, respectively.",
+            {
+                ("ResNet-50", "83.1", "ImageNet"),
+                ("ViT-S", "84.3", "ImageNet"),
+                ("ConvNeXt-T", "85.0", "ImageNet"),
+            },
+            set(),
+        ),  # "respectively" after a list opened by "of": its first system is no means
     ],
 )
-def test_a_pair_of_figures_joined_by_versus(nlp, text, expected, wrong):
+def test_figures_paired_by_versus_or_respectively(nlp, text, expected, wrong):
     (ex,) = extract([paper(text)], nlp)
     got = {(r.subject, str(r.value), r.benchmark) for r in ex.results}
     assert expected <= got and not wrong & got, got
@@ -801,6 +823,8 @@ def test_a_pair_of_figures_joined_by_versus(nlp, text, expected, wrong):
             "ConvNeXtV2-T",
             EntityType.MODEL,
         ),  # the last name of a list that the plural closes is no kind of thing
+        ("It helps VideoQA and ImageQA models reason.", "ImageQA", EntityType.TASK),
+        ("We evaluate on VQA, OCR and NLI tasks.", "NLI", EntityType.TASK),
         (
             "We present **Implicit Intelligence**, an evaluation framework for agents.",
             "Implicit Intelligence",

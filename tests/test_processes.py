@@ -67,7 +67,7 @@ def test_a_forked_tasks_reply_of_any_size_comes_back():
 def test_a_reply_cut_short_is_a_clean_error(monkeypatch):
     """The child dies while it answers: 64 KiB of a reply said to hold a megabyte."""
 
-    def cut_short(task, send) -> None:
+    def cut_short(task, send, receive) -> None:
         os.write(send.fileno(), struct.pack("!i", 1024 * 1024) + b"x" * 65_536)
         os._exit(0)
 
@@ -228,3 +228,48 @@ def test_forked_workers_keep_a_hang_up_ignored_as_the_build_does():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sum(range(40)))
+
+
+def test_a_forked_child_leaves_when_the_build_is_killed_before_reading_its_reply(tmp_path):
+    """A reply larger than a pipe holds, and the build killed (SIGKILL) before it reads it:
+    the child must not wait forever to write it (it held the pipe's reading end too)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    script = (
+        "import os, signal, sys, time\n"
+        "from kg.processes import Forked\n"
+        "child = Forked(lambda: time.sleep(0.5) or b'x' * 10_000_000)\n"
+        "print(child._process.pid, flush=True)\n"
+        "time.sleep(0.2)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    build = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert build.returncode == -signal.SIGKILL, build.stderr
+    pid = int(build.stdout)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    else:
+        psutil.Process(pid).kill()
+        raise AssertionError("the child still waits to write its reply")
+
+
+def test_a_cancelled_child_lets_go_of_its_pipe():
+    import time
+
+    child = Forked(lambda: time.sleep(30))
+    child.cancel()
+    assert child._process is None and child._receive.closed
+    child.cancel()  # twice: nothing left to do

@@ -92,3 +92,35 @@ def test_an_old_file_cut_short_is_an_error_naming_it(tmp_path, old):
     with pytest.raises(OSError, match=r"old\.nt: ends before byte"):
         with open(tmp_path / "new.nt", "wb") as handle:
             write_blocks(handle, [0], lambda _: (OldBytes(fd, path, 0, size + 10),))
+
+
+def test_a_handle_over_a_longer_file_goes_on_where_the_copy_ended(tmp_path, old):
+    """The handle's position after a copy is where the copy ended, not the file's end."""
+    plan = _plan(old, 2)
+    expected = b"".join(data for _, data in plan)
+    target = tmp_path / "new.nt"
+    target.write_bytes(b"-" * (len(expected) + 5000))
+    with open(target, "r+b") as handle:
+        _write(handle, plan)
+        assert handle.tell() == len(expected)
+    assert target.read_bytes()[: len(expected)] == expected
+
+
+def test_a_handle_that_transforms_its_bytes_is_given_them(tmp_path, old):
+    """A handle over a file that is no plain file object (gzip) gets the bytes written
+    through it, not copied under it."""
+    import gzip
+
+    plan = _plan(old, 4)
+    with gzip.open(tmp_path / "new.nt.gz", "wb") as handle:
+        _write(handle, plan)
+    assert gzip.decompress((tmp_path / "new.nt.gz").read_bytes()) == b"".join(
+        data for _, data in plan
+    )
+
+
+def test_a_range_that_ends_before_it_starts_is_an_error(tmp_path, old):
+    fd, path, *_ = old
+    with pytest.raises(OSError, match=r"old\.nt: no bytes from 10 to 5"):
+        with open(tmp_path / "new.nt", "wb") as handle:
+            write_blocks(handle, [0], lambda _: (OldBytes(fd, path, 10, 5),))

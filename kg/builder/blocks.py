@@ -20,6 +20,7 @@ removes without a cache.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import os
 import shutil
@@ -362,6 +363,8 @@ def _copy(old: OldBytes, handle: BinaryIO) -> None:
     Raises:
         OSError: the old file ends before `old.end`.
     """
+    if old.end < old.start:
+        raise OSError(f"{old.path}: no bytes from {old.start} to {old.end}")
     at = old.start
     target = _file_number(handle)
     if target is not None:
@@ -374,8 +377,8 @@ def _copy(old: OldBytes, handle: BinaryIO) -> None:
                 at += copied
         except OSError:  # no such call here, or not between these files: read and write
             pass
-        if at > old.start:
-            handle.seek(0, os.SEEK_END)  # the file grew under the handle's buffer
+        if at > old.start:  # the file grew under the handle's buffer: where it now is
+            handle.seek(os.lseek(target, 0, os.SEEK_CUR))
     while at < old.end:
         data = os.pread(old.fd, min(old.end - at, _PIECE), at)
         if not data:
@@ -388,11 +391,14 @@ _PIECE = 1 << 20
 
 
 def _file_number(handle: BinaryIO) -> int | None:
-    """The descriptor of a handle on a regular file that `os.copy_file_range` may write
-    to, or None (an in-memory file, a system without the call)."""
+    """The descriptor of a plain file handle that `os.copy_file_range` may write to, or
+    None (an in-memory file, a handle that transforms what it is given, a system without
+    the call)."""
     if not hasattr(os, "copy_file_range"):
+        return None
+    if not isinstance(handle, io.BufferedWriter | io.BufferedRandom | io.FileIO):
         return None
     try:
         return handle.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+    except (OSError, ValueError):  # io.UnsupportedOperation is an OSError
         return None

@@ -83,12 +83,17 @@ def _subject(
     abstract (`kept` are its scores)."""
     systems = [f for f in in_sent if f.type in _SYSTEMS]
     mine = [g for g in kept if g.sent == fig.sent]
-    if len(mine) > 1 and "respectively" in lower[mine[-1].end :][:8]:
-        # the systems named before the figures, but for a means ("… with FooNet, which
-        # achieve 83.1%, 84.3% and 85.0%, respectively")
-        listed = [f for f in systems if f.end <= mine[0].start and not _is_means(f, lower)]
+    if (
+        len(mine) > 1
+        and "respectively" in lower[mine[-1].end :][:8]
+        and all(f.end <= mine[0].start for f in systems)
+    ):
+        # the systems named before the figures, but for a means outside their list ("…
+        # ConvNeXt-T models on ImageNet with FooNet, which achieve 83.1%, 84.3% and 85.0%,
+        # respectively"; "the accuracies of A, B and C" keep A)
+        listed = [f for f in systems if not _is_means(f, lower) or _in_list(f, systems, lower)]
         keys = list(dict.fromkeys(f.key for f in listed))
-        if len(keys) == len(mine) and all(f.end <= mine[0].start for f in systems):
+        if len(keys) == len(mine):
             return keys[mine.index(fig)]
     versus = _versus(fig, [g for g in figs if g.sent == fig.sent], systems, subject, lower, first)
     if versus is not _NO_PAIR:
@@ -121,6 +126,22 @@ def _subject(
     return last.key
 
 
+def _in_list(f: Found, systems: list[Found], lower: list[str]) -> bool:
+    """Whether a system is one of a list of them: another right before or after it, with
+    only a comma, "and" or "or" between ("of ResNet-50, ViT-S and ConvNeXt-T")."""
+    return any(
+        0 < (b.start - a.end) <= 2 and all(w in _LIST_WORDS for w in lower[a.end : b.start])
+        for a, b in ((f, g) for g in systems if g.start >= f.end)
+    ) or any(
+        0 < (f.start - g.end) <= 2 and all(w in _LIST_WORDS for w in lower[g.end : f.start])
+        for g in systems
+        if g.end <= f.start
+    )
+
+
+_LIST_WORDS = frozenset({",", "and", "or"})
+
+
 #: what `_versus` answers for a figure in no "A vs. B" pair after a named rival
 _NO_PAIR = "\x00"
 
@@ -136,25 +157,35 @@ def _versus(
     """Who scored a figure of a pair joined by "vs." after a comparison word and the rival it
     names ("FooNet outperforms GPT-4 (71.2% vs. 68.0%)", "surpasses RepQ-ViT by 3.92%
     (82.24% VS 78.32%)"): the second is the rival's; the first the comparer's, the system
-    named before the comparison word (not as a means), else the paper's own. `_NO_PAIR` for
-    any other figure (`mine` are the numbers of its sentence, which starts at `first`)."""
+    named before the comparison word (not as a means), else the paper's own. Only where the
+    rival is the one system between the comparison word, which it follows closely, and
+    the pair, and no clause begins between them: `_NO_PAIR` for any other figure, left to
+    the other rules (`mine` are the numbers of its sentence, which starts at `first`)."""
+    if fig not in mine:
+        return _NO_PAIR
     k = mine.index(fig)
     if k + 1 < len(mine) and _joined(lower, fig, mine[k + 1]):
         pair_start, second = fig.start, False
     elif k > 0 and _joined(lower, mine[k - 1], fig):
+        if k > 1 and _joined(lower, mine[k - 2], mine[k - 1]):
+            return _NO_PAIR  # "A vs. B vs. C": no pair
         pair_start, second = mine[k - 1].start, True
     else:
         return _NO_PAIR
     cue = next((j for j in range(pair_start - 1, first - 1, -1) if lower[j] in _RIVALS), None)
-    if cue is None:
+    if cue is None or any(w in _CLAUSE_BREAKS for w in lower[cue:pair_start]):
         return _NO_PAIR
     rivals = [f for f in systems if cue < f.start and f.end <= pair_start]
-    if not rivals:
+    if len(rivals) != 1 or rivals[0].start - cue > _RIVAL_REACH:
         return _NO_PAIR  # "(83.4% vs. 60.0%)" of an unnamed baseline: as any other figure
     if second:
         return rivals[0].key
     comparers = [f for f in systems if f.end <= cue and not _is_means(f, lower)]
     return comparers[-1].key if comparers else subject
+
+
+#: the most tokens from a comparison word to the rival it names ("surpasses the strong X")
+_RIVAL_REACH = 3
 
 
 def _joined(lower: list[str], a: Figure, b: Figure) -> bool:

@@ -112,13 +112,18 @@ _QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
 
 def _category(doc: Doc, span: _At) -> bool:
-    """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing; not the
-    last name of a list the plural closes ("ResNet-50, ViT-S and ConvNeXtV2-T models")."""
+    """ "five VideoQA benchmarks", "VideoQA models": the name of a kind of thing; not a name
+    with a digit or a hyphen that ends a list of models or methods ("ResNet-50, ViT-S and
+    ConvNeXt-T models"; "VideoQA and ImageQA models", "VQA, OCR and NLI tasks" are kinds)."""
     low = lowers(doc)
     following = low[span.end] if span.end < len(low) else ""
     before = low[span.start - 1] if span.start > 0 else None
     if following in {"models", "methods", "tasks"}:
-        return before not in _LIST_ENDS
+        return not (
+            following != "tasks"
+            and before in _LIST_ENDS
+            and any(c.isdigit() or c == "-" for c in low[span.start : span.end][-1])
+        )
     return (
         following in _PLURAL_HEADS
         and before is not None
