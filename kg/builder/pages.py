@@ -144,16 +144,22 @@ def _sign_every(signatures: Signatures) -> list[tuple[str, str, tuple[str, str] 
 def _signed(signs: Forked | None) -> dict[str, tuple[str, tuple[str, str] | None]] | None:
     """What the child of `signs_ahead` made, by node, or None (none was started, or it
     failed: the nodes are then signed by `sign_all`)."""
-    if signs is None:
-        return None
-    try:
-        made = signs.wait()
-    except ForkedError as error:
-        log.debug("the nodes are signed again (%s)", error)
-        return None
+    made = _reply(signs, "the nodes are signed again")
     if made is None:
         return None
     return {node: (signature, json) for node, signature, json in marshal.loads(made)}
+
+
+def _reply(child: Forked | None, otherwise: str) -> bytes | None:
+    """What a child started ahead sent back, or None: none was started, or it failed (then
+    `otherwise` is logged: what the build does instead)."""
+    if child is None:
+        return None
+    try:
+        return child.wait()
+    except ForkedError as error:
+        log.debug("%s (%s)", otherwise, error)
+        return None
 
 
 def draw_all(
@@ -217,13 +223,7 @@ def draw_all(
 def _made(states: Forked | None) -> dict[str, str] | None:
     """The node states the child of `states_ahead` made, or None (none was started, or it
     failed: the states are then made here)."""
-    if states is None:
-        return None
-    try:
-        made = states.wait()
-    except ForkedError as error:
-        log.debug("the node states are made again (%s)", error)
-        return None
+    made = _reply(states, "the node states are made again")
     return json.loads(made) if made is not None else None
 
 
