@@ -128,12 +128,21 @@ def signs_ahead(pages: Sequence[Page], before: PageMemo, workers: int) -> Forked
     (5 s of CPU at 25,000 abstracts) while a core stood idle during it. None where
     `draw_all` would not sign every node ahead: one worker, processes that cannot fork, no
     page of a paper or entity, or a rebuild (which keeps most pages: `states_ahead`)."""
-    if workers < 2 or not isinstance(pages, Pages) or pages.signatures is None:
+    signatures = _signed_before_drawing(pages, before, workers)
+    if signatures is None:
         return None
-    if before.states_before is not None or not can_fork():
-        return None
-    signatures = pages.signatures
     return Forked(lambda: marshal.dumps(_sign_every(signatures)))
+
+
+def _signed_before_drawing(
+    pages: Sequence[Page], before: PageMemo, workers: int
+) -> Signatures | None:
+    """The signatures of a build that signs every node before its page workers fork (a
+    first build, forking workers, pages of papers and entities: nearly every page is
+    drawn), or None."""
+    if workers < 2 or not can_fork() or before.states_before is not None:
+        return None
+    return pages.signatures if isinstance(pages, Pages) else None
 
 
 def _sign_every(signatures: Signatures) -> list[tuple[str, str, tuple[str, str] | None]]:
@@ -182,12 +191,12 @@ def draw_all(
     # a rebuild (the last build's states known) keeps most pages (`_settled`): its workers
     # are forked, if at all, once it knows how many pages are left to draw
     rebuild = before.states_before is not None
-    if forked and signatures is not None and not rebuild:  # nearly every page is drawn
+    if (every := _signed_before_drawing(pages, before, workers)) is not None:
         signed = _signed(signs)
         if signed is not None:
-            signatures.adopt_with_json(signed)
+            every.adopt_with_json(signed)
         else:
-            sign_all(signatures, workers, encode=True)
+            sign_all(every, workers, encode=True)
     if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
         extras = pages.extras if isinstance(pages, Pages) else {}
         made = _made(states)

@@ -129,14 +129,11 @@ def _subject(
 def _in_list(f: Found, systems: list[Found], lower: list[str]) -> bool:
     """Whether a system is one of a list of them: another right before or after it, with
     only a comma, "and" or "or" between ("of ResNet-50, ViT-S and ConvNeXt-T")."""
-    return any(
-        0 < (b.start - a.end) <= 2 and all(w in _LIST_WORDS for w in lower[a.end : b.start])
-        for a, b in ((f, g) for g in systems if g.start >= f.end)
-    ) or any(
-        0 < (f.start - g.end) <= 2 and all(w in _LIST_WORDS for w in lower[g.end : f.start])
-        for g in systems
-        if g.end <= f.start
-    )
+
+    def joined(a: Found, b: Found) -> bool:  # a, then a list word or two, then b
+        return 0 < b.start - a.end <= 2 and all(w in _LIST_WORDS for w in lower[a.end : b.start])
+
+    return any(joined(f, g) or joined(g, f) for g in systems)
 
 
 _LIST_WORDS = frozenset({",", "and", "or"})
