@@ -5,7 +5,10 @@ keeps those pages ungathered writes what a clean build writes."""
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -137,28 +140,35 @@ def test_a_node_with_new_in_edges_has_changed():
     assert node_states(graph, signature, {"p1": "doi"})["p1"] != after["p1"]
 
 
+def counting(monkeypatch, path: Path) -> Callable[[], list[str]]:
+    """Every page gathered from now on, in whichever process gathers it (a rebuild's
+    pages are drawn in a forked child: `views_ahead`), noted in the file `path`."""
+    draw = kg.builder.pages.draw
+
+    def counted(name, page, before):
+        with path.open("a", encoding="utf-8") as noted:
+            noted.write(name + "\n")
+        return draw(name, page, before)
+
+    monkeypatch.setattr(kg.builder.pages, "draw", counted)
+    return lambda: path.read_text(encoding="utf-8").split() if path.exists() else []
+
+
 def test_a_rebuild_gathers_only_pages_near_the_change(tmp_path, monkeypatch):
     records = seed_records()
     source = write_records(tmp_path / "in" / "a.jsonl", records)
     out, cache = tmp_path / "out", tmp_path / "cache"
     build([source], out, cache_dir=cache)
-    gathered = []
-    draw = kg.builder.pages.draw
-
-    def counted(name, page, before):
-        gathered.append(name)
-        return draw(name, page, before)
-
-    monkeypatch.setattr(kg.builder.pages, "draw", counted)
+    gathered = counting(monkeypatch, tmp_path / "gathered.txt")
     build([source], out, cache_dir=cache)
-    pages = sum(1 for name in gathered if name.startswith(("papers/", "entities/")))
+    pages = sum(1 for name in gathered() if name.startswith(("papers/", "entities/")))
     assert pages == 0  # nothing changed: no paper's or entity's page is even gathered
     changed_and_added(records)
     write_records(source, records)
-    gathered.clear()
+    (tmp_path / "gathered.txt").unlink()
     again = build([source], out, cache_dir=cache)
     html = sum(1 for p in out.rglob("*.html"))
-    assert 0 < len(gathered) < html / 2
+    assert 0 < len(gathered()) < html / 2
     assert again.pages_kept > html / 2
     build([source], tmp_path / "clean", cache=False)
     assert files(out) == files(tmp_path / "clean")
@@ -172,11 +182,9 @@ def test_a_memo_without_states_gathers_every_page(tmp_path, monkeypatch):
     memo = json.loads(path.read_text(encoding="utf-8"))
     del memo["states"]  # as an older kg wrote it
     path.write_text(json.dumps(memo), encoding="utf-8")
-    gathered = []
-    draw = kg.builder.pages.draw
-    monkeypatch.setattr(kg.builder.pages, "draw", lambda *a: gathered.append(a[0]) or draw(*a))
+    gathered = counting(monkeypatch, tmp_path / "gathered.txt")
     again = build([source], out, cache_dir=cache)
-    html = [name for name in gathered if name.endswith(".html")]
+    html = [name for name in gathered() if name.endswith(".html")]
     assert len(html) == sum(1 for p in out.rglob("*.html")) == again.pages_kept
 
 
@@ -191,6 +199,81 @@ def test_a_rebuild_by_two_page_workers_keeps_and_draws_as_one(tmp_path, monkeypa
     changed_and_added(records)
     write_records(source, records)
     again = build([source], out, cache_dir=cache)
+    assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
+    build([source], tmp_path / "clean", cache=False)
+    assert files(out) == files(tmp_path / "clean")
+
+
+def rebuilt(tmp_path: Path) -> tuple[Path, Path, Path, list[dict]]:
+    """A first build of the seeds into `out` and the records changed, for a rebuild:
+    source, out, cache and records."""
+    records = seed_records()
+    source = write_records(tmp_path / "in" / "a.jsonl", records)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([source], out, cache_dir=cache)
+    changed_and_added(records)
+    write_records(source, records)
+    return source, out, cache, records
+
+
+def drawn_by(monkeypatch, path: Path) -> Callable[[], set[int]]:
+    """The processes that draw pages (gather their views) from now on."""
+    draw = kg.builder.pages.draw
+
+    def noted(name, page, before):
+        with path.open("a", encoding="utf-8") as note:
+            note.write(f"{os.getpid()} {name}\n")
+        return draw(name, page, before)
+
+    monkeypatch.setattr(kg.builder.pages, "draw", noted)
+    return lambda: {int(line.split()[0]) for line in path.read_text(encoding="utf-8").splitlines()}
+
+
+def test_a_rebuild_draws_its_pages_in_a_child_meanwhile(tmp_path, monkeypatch):
+    source, out, cache, _ = rebuilt(tmp_path)
+    pids = drawn_by(monkeypatch, tmp_path / "pids.txt")
+    again = build([source], out, cache_dir=cache)
+    assert pids() and os.getpid() not in pids()  # gathered and drawn by the child alone
+    assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
+    build([source], tmp_path / "clean", cache=False)
+    assert files(out) == files(tmp_path / "clean")
+    # what the child noted (each page's digest, each node's state) was remembered
+    (tmp_path / "pids.txt").unlink()
+    same = build([source], out, cache_dir=cache)
+    assert same.pages_kept == sum(1 for p in out.rglob("*.html"))
+    gathered = (tmp_path / "pids.txt").read_text(encoding="utf-8").split()[1::2]
+    assert gathered and not [n for n in gathered if n.startswith(("papers/", "entities/"))]
+
+
+def _fails(*args: object) -> bytes:
+    raise OSError(28, "No space left on device", "/tmp/x")
+
+
+@pytest.mark.parametrize(
+    "handed_back",
+    ["the child fails", "more than AHEAD_BYTES drawn", "the pages call for workers"],
+)
+def test_a_rebuild_draws_its_pages_itself_where_the_child_cannot(
+    tmp_path, monkeypatch, handed_back
+):
+    source, out, cache, _ = rebuilt(tmp_path)
+    if handed_back == "the child fails":
+        monkeypatch.setattr(kg.builder.pages, "_draw_ahead", _fails)
+    elif handed_back == "more than AHEAD_BYTES drawn":
+        monkeypatch.setattr(kg.builder.pages, "AHEAD_BYTES", 1)
+    else:  # two workers, forked from the build for any number of pages left to draw
+        monkeypatch.setattr(kg.builder.pipeline, "auto_workers", lambda n: 2)
+        monkeypatch.setattr(kg.builder.pages, "FORK_FROM", 0)
+    drawn_here = []
+    draw_all = kg.builder.pipeline.draw_all
+    monkeypatch.setattr(
+        kg.builder.pipeline,
+        "draw_all",
+        lambda pages, memo, workers, *rest: drawn_here.append(workers)
+        or draw_all(pages, memo, workers, *rest),
+    )
+    again = build([source], out, cache_dir=cache)
+    assert drawn_here == [2 if handed_back == "the pages call for workers" else 1]
     assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
     build([source], tmp_path / "clean", cache=False)
     assert files(out) == files(tmp_path / "clean")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +19,14 @@ from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction, warm_workers
 from kg.builder.old_objects import collector_paused_kept_old
-from kg.builder.pages import PageMemo, draw_all, signs_ahead, states_ahead
+from kg.builder.pages import (
+    PageMemo,
+    draw_all,
+    drawn_ahead,
+    signs_ahead,
+    states_ahead,
+    views_ahead,
+)
 from kg.builder.rdf_blocks import write_rdf
 from kg.builder.store_step import placed_states, start_store, store_for_queries
 from kg.errors import ExportError
@@ -134,10 +141,10 @@ def build(
             papers = _read(inputs, fmt, strict, progress)
             store = ExtractionCache(cache_dir) if cache else None
             extractions, cached = _extract(papers, engine, scheduler, store, progress, warm)
-        kg, graph = _link(extractions, progress)
+        kg = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
         triples, files, written = _export(
-            kg, graph, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+            kg, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache
         )
     return BuildSummary(
         papers=len(kg.papers),
@@ -161,7 +168,6 @@ EVERY_COPY_UP_TO = 100_000
 
 def _export(
     kg: KnowledgeGraph,
-    graph: nx.MultiDiGraph,
     out: Path,
     force: bool,
     memo: PageMemo,
@@ -179,7 +185,7 @@ def _export(
     try:
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
             triples, files, job = _write_exports(
-                kg, graph, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+                kg, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache
             )
             start = time.perf_counter()
             written = writer.commit()
@@ -233,14 +239,35 @@ def _extract(
             store.close()
 
 
-def _link(
-    extractions: Sequence[Extraction], progress: Progress
-) -> tuple[KnowledgeGraph, nx.MultiDiGraph]:
-    """Step 3: the linked knowledge graph, and its NetworkX graph."""
+def _link(extractions: Sequence[Extraction], progress: Progress) -> KnowledgeGraph:
+    """Step 3: the linked knowledge graph (its NetworkX graph is made where it is needed:
+    `_Graph`)."""
     with _stage("link", progress):
-        kg = link(extractions)
-        graph = to_networkx(kg)
-    return kg, graph
+        return link(extractions)
+
+
+class _Graph:
+    """The NetworkX graph of `kg` (`to_networkx`), made once, when it is first needed: the
+    views and GraphML need it, and a rebuild makes the views in a child (`views_ahead`)."""
+
+    def __init__(self, kg: KnowledgeGraph) -> None:
+        self.kg = kg
+        self._graph: nx.MultiDiGraph | None = None
+
+    def __call__(self) -> nx.MultiDiGraph:
+        if self._graph is None:
+            start = time.perf_counter()
+            self._graph = to_networkx(self.kg)
+            log.info("NetworkX graph: %.1f s", time.perf_counter() - start)
+        return self._graph
+
+
+def _pages(kg: KnowledgeGraph, graph: _Graph, views: str) -> Pages:
+    """The pages of the views (`render_views`), and how long listing them took."""
+    start = time.perf_counter()
+    pages = render_views(kg, graph(), _title(kg), EXTRACTOR_VERSION, views)
+    log.info("views: %d pages listed in %.1f s", len(pages), time.perf_counter() - start)
+    return pages
 
 
 def _memos(out: Path, cache_dir: Path | None, cache: bool) -> tuple[PageMemo, BlockMemo]:
@@ -264,7 +291,6 @@ _BACKGROUND = listed(["GraphML", *(s.label for s in CONVERTED)])
 
 def _write_exports(
     kg: KnowledgeGraph,
-    graph: nx.MultiDiGraph,
     writer: ExportWriter,
     memo: PageMemo,
     blocks: BlockMemo,
@@ -279,8 +305,9 @@ def _write_exports(
     its store for queries meanwhile (`start_store`; stopped here if the build fails).
 
     GraphML is written by a forked child meanwhile (networkx's writer: 1.6 s at 25,000
-    abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; whatever
-    happens, none outlives this call.
+    abstracts), as are Turtle and JSON-LD by Oxigraph, a child process each; a rebuild's
+    views are listed and drawn by another (`views_ahead`); whatever happens, none outlives
+    this call.
 
     Raises:
         ExportError: an export cannot be written (a child failed).
@@ -290,13 +317,14 @@ def _write_exports(
     states: Forked | None = None
     signs: Forked | None = None
     job: StoreJob | None = None
+    graph = _Graph(kg)
+    # a rebuild's pages, listed and drawn meanwhile; else listed here, now
+    ahead = views_ahead(partial(_pages, kg, graph, views), memo, auto_workers)
+    pages = _pages(kg, graph, views) if ahead is None else None
     try:
-        start = time.perf_counter()
-        pages = render_views(kg, graph, _title(kg), EXTRACTOR_VERSION, views)
-        log.info("views: %d pages listed in %.1f s", len(pages), time.perf_counter() - start)
-        workers = auto_workers(len(pages))
-        states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
-        signs = signs_ahead(pages, memo, workers)  # a first build's node signatures
+        if pages is not None:
+            states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
+            signs = signs_ahead(pages, memo, auto_workers(len(pages)))  # a first build's
         with _stage("RDF", progress):
             rdf = write_rdf(
                 kg,
@@ -311,14 +339,20 @@ def _write_exports(
         for left_out in sorted(set(outputs.COPIES_FILES) - files):
             writer.leave_out(left_out)
         if GRAPHML in files:
-            produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph))
+            produce = partial(fill, writer.reserve(GRAPHML), partial(write_graphml, graph()))
             graphml = Forked(produce)
         _start_conversions(nt, layout, writer, blocks, conversions, files)
         job = start_store(rdf, cache_dir) if store else None
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
-            _write_views(pages, writer, memo, progress, workers, states, signs)
+            drawn: Iterable[tuple[str, bytes | None]] | None = drawn_ahead(ahead, memo)
+            total = len(drawn) if isinstance(drawn, list) else 0
+            if drawn is None:  # drawn here, each page written as it comes
+                pages = pages if pages is not None else _pages(kg, graph, views)
+                workers = auto_workers(len(pages))
+                drawn, total = draw_all(pages, memo, workers, states, signs), len(pages)
+            _write_views(drawn, total, writer, memo, progress)
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()
@@ -336,7 +370,7 @@ def _write_exports(
             job.cancel()
         raise
     finally:
-        for child in (graphml, states, signs):
+        for child in (graphml, states, signs, ahead):
             if child is not None:
                 child.cancel()
         for _, conversion in conversions:
@@ -367,25 +401,22 @@ def _start_conversions(
 
 
 def _write_views(
-    pages: Pages,
+    drawn: Iterable[tuple[str, bytes | None]],
+    total: int,
     writer: ExportWriter,
     memo: PageMemo,
     progress: Progress,
-    workers: int,
-    states: Forked | None,
-    signs: Forked | None,
 ) -> None:
-    """Write the HTML views' pages in `workers` processes, keeping those that did not
-    change (`memo`); `states`: a rebuild's node states, `signs`: a first build's node
-    signatures, each made meanwhile (`states_ahead`, `signs_ahead`)."""
-    drawn = draw_all(pages, memo, workers=workers, states=states, signs=signs)
+    """Write the `total` pages of the HTML views as they are drawn (`draw_all`,
+    `drawn_ahead`), keeping those that did not change (content None)."""
+    html = 0
     for done, (name, content) in enumerate(drawn, 1):
         if content is None:
             writer.keep(name)
         else:
             writer.write(name, content)
-        progress("views", done, len(pages))
-    html = sum(name.endswith(".html") for name, _ in pages)
+        html += name.endswith(".html")
+        progress("views", done, total)
     log.info("views: %d of %d pages unchanged, not drawn", memo.kept, html)
 
 
