@@ -269,8 +269,9 @@ def test_a_rebuild_draws_its_pages_itself_where_the_child_cannot(
     monkeypatch.setattr(
         kg.builder.pipeline,
         "draw_all",
-        lambda pages, memo, workers, *rest: drawn_here.append(workers)
-        or draw_all(pages, memo, workers, *rest),
+        lambda pages, memo, workers, *rest: (
+            drawn_here.append(workers) or draw_all(pages, memo, workers, *rest)
+        ),
     )
     again = build([source], out, cache_dir=cache)
     assert drawn_here == [2 if handed_back == "the pages call for workers" else 1]

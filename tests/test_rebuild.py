@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import json
 import marshal
 import os
 import signal
@@ -24,7 +23,7 @@ import kg.builder.engines
 import kg.builder.memo
 import kg.builder.pipeline
 from kg.builder.blocks import block_keys
-from kg.builder.pages import PageMemo, draw_all, signs_ahead, states_ahead
+from kg.builder.pages import PageMemo, draw_all, drawn_ahead, signs_ahead, views_ahead
 from kg.builder.pipeline import build
 from kg.errors import ExportError
 from kg.export.convert import convert_blocks
@@ -154,41 +153,28 @@ def test_pages_drawn_by_two_worker_processes_are_those_drawn_here(nlp, tmp_path)
     assert forked._now == here._now and len(here._now) == len(pages) - lib
 
 
-def test_node_states_made_ahead_in_a_child_are_those_made_here(nlp, tmp_path):
-    """A rebuild's node states come from a forked child (`states_ahead`) while the RDF is
-    written: the same states as made here; a child that fails leaves them to be made here,
-    and the build goes on."""
+def test_views_are_drawn_ahead_only_for_a_rebuild(nlp, tmp_path):
+    """A child draws the pages ahead (`views_ahead`) only where the last build's node
+    states are known: not for a first build (which draws nearly every page, in workers),
+    nor with `--no-cache` (no memo); what it sends back is what a build drawing them itself
+    draws, and what it noted in its memo is taken over."""
     kg = link(extract(read_inputs([SEEDS]), nlp))
     pages = render_views(kg, to_networkx(kg), "seeds", "x")
-    states = {}
+    one = lambda n: 1  # noqa: E731
+    assert views_ahead(lambda: pages, PageMemo(tmp_path / "memo.json", tmp_path), one) is None
+    memo = PageMemo(None, tmp_path)
+    memo.states_before = {}
+    assert views_ahead(lambda: pages, memo, one) is None  # no cache: nothing is kept
+    memos = []
     for ahead in (True, False):
         memo = PageMemo(tmp_path / "memo.json", tmp_path)
         memo.states_before = {}  # a rebuild: the last build's states are known
-        child = states_ahead(pages, memo) if ahead else None
+        child = views_ahead(lambda: pages, memo, one) if ahead else None
         assert (child is not None) == ahead
-        list(draw_all(pages, memo, states=child))
-        states[ahead] = memo.states
-    assert states[True] == states[False] and len(states[True]) == len(pages.signatures.graph)
-    made = {node: "from the child" for node in states[False]}
-    memo = PageMemo(tmp_path / "memo.json", tmp_path)
-    memo.states_before = {}
-    list(draw_all(pages, memo, states=Forked(lambda: json.dumps(made).encode())))
-    assert memo.states == made  # what the child sends is what is taken
-    memo = PageMemo(tmp_path / "memo.json", tmp_path)
-    memo.states_before = {}
-    list(draw_all(pages, memo, states=Forked(lambda: os._exit(3))))
-    assert memo.states == states[False]
-
-
-def test_a_first_build_makes_no_node_states_ahead(nlp, tmp_path):
-    """No child where no states are compared: a first build (no states remembered) makes
-    them in its own process, after signing every node, and `--no-cache` (no memo) none."""
-    kg = link(extract(read_inputs([SEEDS]), nlp))
-    pages = render_views(kg, to_networkx(kg), "seeds", "x")
-    assert states_ahead(pages, PageMemo(tmp_path / "memo.json", tmp_path)) is None
-    memo = PageMemo(None, tmp_path)
-    memo.states_before = {}
-    assert states_ahead(pages, memo) is None  # no cache: nothing is compared
+        drawn = drawn_ahead(child, memo) if ahead else list(draw_all(pages, memo))
+        memos.append((drawn, memo.noted()))
+    assert memos[0][0] == memos[1][0] and memos[0][1] == memos[1][1]
+    assert len(memos[0][1][2]) == len(pages.signatures.graph)  # every node's state
 
 
 def test_node_signatures_made_ahead_in_a_child_are_those_made_by_the_workers(nlp, tmp_path):

@@ -11,7 +11,6 @@ graph (`kg.builder.page_scope`) is kept without its view being gathered at all.
 
 from __future__ import annotations
 
-import json
 import logging
 import marshal
 import os
@@ -114,29 +113,13 @@ def draw(name: str, page: Callable[[], View | bytes], before: PageMemo) -> Drawn
     return digest, view.render().encode("utf-8")
 
 
-def states_ahead(pages: Sequence[Page], before: PageMemo) -> Forked | None:
-    """A rebuild's node states (`page_scope.node_states`), made in a forked child while the
-    build writes its RDF, for `draw_all` to take: a rebuild compares the state of every node
-    with the last build's, and making them took 1.9 s of a 12 s rebuild at 25,000
-    abstracts. None where no states are compared (a first build, no cache, no page of a
-    paper or entity) or processes cannot fork: `draw_all` makes them itself."""
-    if not isinstance(pages, Pages) or pages.signatures is None or not can_fork():
-        return None
-    if before.path is None or before.states_before is None:
-        return None
-    signatures, extras = pages.signatures, pages.extras
-    return Forked(
-        lambda: json.dumps(node_states(signatures.graph, signatures, extras)).encode("utf-8")
-    )
-
-
 def signs_ahead(pages: Sequence[Page], before: PageMemo, workers: int) -> Forked | None:
     """A first build's signature and JSON of every node (`sign_all` with `encode`), made in
     one forked child while the build writes its RDF and extractions.jsonl, for `draw_all`
     to take: the page workers need them all, and two workers made them after the RDF
     (5 s of CPU at 25,000 abstracts) while a core stood idle during it. None where
     `draw_all` would not sign every node ahead: one worker, processes that cannot fork, no
-    page of a paper or entity, or a rebuild (which keeps most pages: `states_ahead`)."""
+    page of a paper or entity, or a rebuild (which keeps most pages: `views_ahead`)."""
     signatures = _signed_before_drawing(pages, before, workers)
     if signatures is None:
         return None
@@ -242,7 +225,6 @@ def draw_all(
     pages: Sequence[Page],
     before: PageMemo,
     workers: int = 1,
-    states: Forked | None = None,
     signs: Forked | None = None,
     in_child: bool = False,
 ) -> Iterator[tuple[str, bytes | None]]:
@@ -252,9 +234,9 @@ def draw_all(
     every node (`sign_all`; made by `signs`, from `signs_ahead`, when given). A paper's or
     entity's page far from every change is kept without its view being gathered
     (`_settled`); a rebuild that has fewer than `FORK_FROM` pages left to gather draws
-    them here. Remembers each digest, and each node's state, in `before` (made by
-    `states`, from `states_ahead`, when given). `in_child`: it runs in a child that may not
-    fork workers, which raises `WorkersNeededError` where it would."""
+    them here. Remembers each digest, and each node's state, in `before`. `in_child`: it
+    runs in a child that may not fork workers (`views_ahead`), which raises
+    `WorkersNeededError` where it would."""
     forked = workers > 1 and can_fork()
     signatures = pages.signatures if isinstance(pages, Pages) else None
     # a rebuild (the last build's states known) keeps most pages (`_settled`): its workers
@@ -268,20 +250,14 @@ def draw_all(
             sign_all(every, workers, encode=True)
     if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
         extras = pages.extras if isinstance(pages, Pages) else {}
-        made = _made(states)
-        before.states = (
-            made if made is not None else node_states(signatures.graph, signatures, extras)
-        )
+        # signing every node on the way, for the page workers forked next to inherit
+        before.states = node_states(signatures.graph, signatures, extras)
     settled = _settled(pages, before)
     todo = [i for i, (name, _) in enumerate(pages) if name not in settled]
     if forked and rebuild and len(todo) < FORK_FROM:
         # forking, and each worker finding anew what its pages draw, cost a rebuild at
         # 10,000 abstracts 2.8 s of CPU for 1,300 pages gathered, 430 drawn (1.6 s here)
         forked = False
-    elif forked and rebuild and signatures is not None and states is not None:
-        # the signatures the states were made from stayed in their child: made once for
-        # every page worker, not by each of them
-        sign_all(signatures, workers)
     if forked and in_child:
         raise WorkersNeededError(f"{len(todo)} pages to draw")
     if forked:
@@ -298,13 +274,6 @@ def draw_all(
         if digest is not None:
             before.remember(name, digest, kept=content is None)
         yield name, content
-
-
-def _made(states: Forked | None) -> dict[str, str] | None:
-    """The node states the child of `states_ahead` made, or None (none was started, or it
-    failed: the states are then made here)."""
-    made = _reply(states, "the node states are made again")
-    return json.loads(made) if made is not None else None
 
 
 def _settled(pages: Sequence[Page], before: PageMemo) -> dict[str, str]:

@@ -24,7 +24,6 @@ from kg.builder.pages import (
     draw_all,
     drawn_ahead,
     signs_ahead,
-    states_ahead,
     views_ahead,
 )
 from kg.builder.rdf_blocks import write_rdf
@@ -314,7 +313,6 @@ def _write_exports(
     """
     conversions: list[tuple[list[str], Conversion]] = []
     graphml: Forked | None = None
-    states: Forked | None = None
     signs: Forked | None = None
     job: StoreJob | None = None
     graph = _Graph(kg)
@@ -322,9 +320,8 @@ def _write_exports(
     ahead = views_ahead(partial(_pages, kg, graph, views), memo, auto_workers)
     pages = _pages(kg, graph, views) if ahead is None else None
     try:
-        if pages is not None:
-            states = states_ahead(pages, memo)  # a rebuild's node states, made meanwhile
-            signs = signs_ahead(pages, memo, auto_workers(len(pages)))  # a first build's
+        if pages is not None:  # a first build's node signatures, made meanwhile
+            signs = signs_ahead(pages, memo, auto_workers(len(pages)))
         with _stage("RDF", progress):
             rdf = write_rdf(
                 kg,
@@ -351,7 +348,7 @@ def _write_exports(
             if drawn is None:  # drawn here, each page written as it comes
                 pages = pages if pages is not None else _pages(kg, graph, views)
                 workers = auto_workers(len(pages))
-                drawn, total = draw_all(pages, memo, workers, states, signs), len(pages)
+                drawn, total = draw_all(pages, memo, workers, signs), len(pages)
             _write_views(drawn, total, writer, memo, progress)
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
@@ -370,7 +367,7 @@ def _write_exports(
             job.cancel()
         raise
     finally:
-        for child in (graphml, states, signs, ahead):
+        for child in (graphml, signs, ahead):
             if child is not None:
                 child.cancel()
         for _, conversion in conversions:
