@@ -96,10 +96,14 @@ class _Names:
         self._label_to_concept = {
             fold(label): c.key for c in self.concepts.values() for label in c.labels
         }
+        self._keys: dict[str, str] = {}  # a name recurs across papers ("GPT-4": thousands)
 
     def key(self, name: str) -> str:
         """The key of `name`."""
-        return self._label_to_concept.get(fold(name)) or entity_key(name)
+        found = self._keys.get(name)
+        if found is None:
+            found = self._keys[name] = self._label_to_concept.get(fold(name)) or entity_key(name)
+        return found
 
     def of(self, e: ExtractedEntity) -> str:
         """The key of an extracted entity: its concept's, or its name's."""
