@@ -263,8 +263,9 @@ class _Graph:
 
 def _pages(kg: KnowledgeGraph, graph: _Graph, views: str) -> Pages:
     """The pages of the views (`render_views`), and how long listing them took."""
+    made = graph()
     start = time.perf_counter()
-    pages = render_views(kg, graph(), _title(kg), EXTRACTOR_VERSION, views)
+    pages = render_views(kg, made, _title(kg), EXTRACTOR_VERSION, views)
     log.info("views: %d pages listed in %.1f s", len(pages), time.perf_counter() - start)
     return pages
 
