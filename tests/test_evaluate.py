@@ -110,9 +110,8 @@ def test_dev_figures_do_not_regress(built):
 
 def test_seed_004_figures_do_not_regress(built):
     """Floors at the figures on seed 004 as a helper annotated it blind by GUIDELINE.md
-    (training/annotations/seed004.jsonl, never trained on: strict 0.929 and result 0.667
-    since the entity model read lists whole, 2026-12-06, night (the strict floor was 0.90);
-    strict 0.909, proposed 0.960, relation 0.912, result 0.727 since the typing rules read an apposition to its head noun
+    (training/annotations/seed004.jsonl, never trained on: strict 0.909, proposed 0.960,
+    relation 0.912, result 0.727 since the typing rules read an apposition to its head noun
     on 2026-12-05: "AdaR, an Adaptive Recurrent graph model" is a Model, and a sentence
     about others' systems gives the paper's none of its figures; before, strict 0.889,
     result 0.667: 5 results, one is 0.1; 0.727 before the models were
@@ -126,7 +125,7 @@ def test_seed_004_figures_do_not_regress(built):
     gold = Path(__file__).resolve().parents[1] / "training" / "annotations" / "seed004.jsonl"
     figures = reference(gold, built / "extractions.jsonl")
     assert figures["unmatched_abstracts"] == 0
-    assert figures["strict"]["f1"] >= 0.92
+    assert figures["strict"]["f1"] >= 0.90
     assert figures["proposed"]["f1"] >= 0.94
     assert figures["relation"]["f1"] >= 0.91
     assert figures["result"]["f1"] >= 0.6
@@ -148,17 +147,14 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.729 since the entity
-    model read lists whole, 2026-12-06, night: STS Benchmark and RF no longer found, while
-    the cross-validation's strict went 0.823 → 0.828 and the floor was 0.73; lenient 0.737
-    since 2026-12-06,
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.737 since 2026-12-06,
     when "CIFAR-10/100" began to give CIFAR-100 too, which GSAP does not annotate; lenient
     0.742, Model 0.700 on 2026-12-05; lenient 0.726 before the apposition rules; the
     floors were 0.73 and 0.71 at 0.747 and 0.717 before the models learnt from 300 more
     pool abstracts, annotated by GUIDELINE.md, whose typing GSAP's guideline does not
     share)."""
     figures = reference(GSAP, gsap_predicted)
-    assert figures["lenient"]["f1"] >= 0.72
+    assert figures["lenient"]["f1"] >= 0.73
     assert figures["Model"]["f1"] >= 0.69
 
 

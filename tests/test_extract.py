@@ -682,37 +682,6 @@ def test_typing_from_context(nlp, text, name, etype):
     assert found[name].type is etype
 
 
-def list_features(nlp, text: str) -> dict[str, set[str]]:
-    """The entity model's list features ("list", "sib", "lst") of each candidate group."""
-    from kg.extract.components import GROUPS
-
-    doc = nlp(text)
-    return {
-        doc[slice(*group.main())].text: {
-            f for f in features if f.startswith(("list", "sib", "lst"))
-        }
-        for group, features, _ in doc.user_data[GROUPS]
-    }
-
-
-def test_a_list_is_read_whole_for_each_of_its_names(nlp):
-    """A name in a list reads what the rules make of every other name of it, not only its
-    neighbours, and a head noun right before or after the whole list; across ", and" too."""
-    found = list_features(
-        nlp, "We test on three public datasets, i.e., ImageNet, FooPics, and BarPics, at once."
-    )
-    # ImageNet, two names away, is a Dataset by the lexicon; "datasets" opens the list
-    assert {"lst:Dataset", "lst_wh:Dataset:L"} <= found["BarPics"]
-    assert "sib:Dataset" in found["BarPics"]  # FooPics, its neighbour across ", and"
-    closed = list_features(nlp, "We report results on FooPics, BarPics, and BazPics datasets.")
-    assert "lst_wh:Dataset:R" in closed["FooPics"]  # the noun that closes the list
-    pair = list_features(nlp, "Experiments on two public datasets, DEAP and FooBar, agree.")
-    assert "lst_wh:Dataset:L" in pair["FooBar"]  # a pair: its heads, not its names' types
-    assert not any(f.startswith("lst:") for f in pair["FooBar"])
-    alone = list_features(nlp, "We test FooPics on the ImageNet dataset.")
-    assert not any(f.startswith("lst") for f in alone["FooPics"])
-
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

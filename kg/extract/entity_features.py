@@ -327,14 +327,10 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         seen.add(_P2[lower[a - 2] if a > 1 else "<s>"])
         seen.add(_N1[next1])
         seen.add(_N2[lower[b + 1] if b + 1 < n else "</s>"])
-        if prev1 in LIST_SEPARATORS and a >= 2:  # across ", and" too
-            two = lower[a - 2] in LIST_SEPARATORS and a >= 3
-            _siblings(ctx, a - 3 if two else a - 2, (a, b), seen)
+        if prev1 in LIST_SEPARATORS and a >= 2:
+            _siblings(ctx, a - 2, (a, b), seen)
         if next1 in LIST_SEPARATORS:
-            two = b + 1 < n and lower[b + 1] in LIST_SEPARATORS
-            _siblings(ctx, b + 2 if two else b + 1, (a, b), seen)
-        if prev1 in LIST_SEPARATORS or next1 in LIST_SEPARATORS:
-            _whole_list(ctx, (a, b), first, last_token, seen)
+            _siblings(ctx, b + 1, (a, b), seen)
         # "X, a retrieval model", "a diffusion model …, named X": what the text calls it
         appos = called(lower, heads, a, b, first, last_token)
         if appos is not None:
@@ -363,52 +359,6 @@ def _siblings(ctx: Context, j: int, span: tuple[int, int], seen: set[str]) -> No
     if siblings:
         seen.add("list")
         seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
-
-
-def _whole_list(
-    ctx: Context, span: tuple[int, int], first: int, last: int, seen: set[str]
-) -> None:
-    """The "lst" features of a mention in a list of names, read from the whole list, not
-    only its neighbours: what the rules make of any other name of it ("FashionIQ,
-    Fashion200k, and Shoes": FashionIQ is known), and the kind a head noun right before or
-    after the list names ("three public datasets, i.e., A, B, and C", "A, B, and C
-    datasets"). `first` and `last` bound the mention's sentence."""
-    members = [span]
-    start, end = span
-    while (left := _neighbour(ctx, start, -1, first)) is not None:
-        members.append(left)
-        start = left[0]
-    while (right := _neighbour(ctx, end, 1, last)) is not None:
-        members.append(right)
-        end = right[1]
-    if len(members) < 2:
-        return
-    if len(members) > 2:  # of a pair, the neighbour's "sib" features read it
-        seen.update("lst:" + ctx.typed[s] for s in members[1:] if s in ctx.typed)
-    heads = ctx.classes.head
-    before = heads[max(first, start - 5) : start]
-    if not before.isspace():
-        seen.update("lst_" + _HEAD_LEFT[c] for c in set(before) if c != " ")
-    after = heads[end : min(last, end + 2)]
-    if not after.isspace():
-        seen.update("lst_" + _HEAD_RIGHT[c] for c in set(after) if c != " ")
-
-
-def _neighbour(ctx: Context, at: int, way: int, bound: int) -> tuple[int, int] | None:
-    """The longest candidate next in a list from token `at` (a span's start, `way` -1, or
-    its end, `way` 1) across one list word or a comma and one ("A, B, and C"), within the
-    sentence (`bound`)."""
-    lower = ctx.lower
-    j = at - 1 if way < 0 else at
-    if not (0 <= j < len(lower)) or lower[j] not in LIST_SEPARATORS:
-        return None
-    k = j + way
-    if 0 <= k < len(lower) and lower[k] in LIST_SEPARATORS and lower[k] != lower[j]:
-        k += way  # ", and"
-    if (way < 0 and k < bound) or (way > 0 and k >= bound):
-        return None
-    ends = [s for s in ctx.covered.get(k, ()) if (s[1] == k + 1 if way < 0 else s[0] == k)]
-    return max(ends, key=lambda s: (s[1] - s[0], s)) if ends else None
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
