@@ -5,6 +5,7 @@ keeps those pages ungathered writes what a clean build writes."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -254,8 +255,11 @@ def _fails(*args: object) -> bytes:
     ["the child fails", "more than AHEAD_BYTES drawn", "the pages call for workers"],
 )
 def test_a_rebuild_draws_its_pages_itself_where_the_child_cannot(
-    tmp_path, monkeypatch, handed_back
+    tmp_path, monkeypatch, caplog, handed_back
 ):
+    """The child fails (the build draws the pages, and makes the node states, itself), or
+    hands the drawing back with the node states it made (taken over, not made again)."""
+    caplog.set_level(logging.DEBUG, logger="kg.builder.pages")
     source, out, cache, _ = rebuilt(tmp_path)
     if handed_back == "the child fails":
         monkeypatch.setattr(kg.builder.pages, "_draw_ahead", _fails)
@@ -273,8 +277,20 @@ def test_a_rebuild_draws_its_pages_itself_where_the_child_cannot(
             drawn_here.append(workers) or draw_all(pages, memo, workers, *rest)
         ),
     )
+    states = []
+    node_states = kg.builder.pages.node_states
+    monkeypatch.setattr(
+        kg.builder.pages, "node_states", lambda *a: states.append(os.getpid()) or node_states(*a)
+    )
     again = build([source], out, cache_dir=cache)
     assert drawn_here == [2 if handed_back == "the pages call for workers" else 1]
+    said = [r.getMessage() for r in caplog.records if r.name == "kg.builder.pages"]
+    if handed_back == "the child fails":
+        assert said == ["the pages are drawn here (/tmp/x: No space left on device)"]
+        assert states == [os.getpid()]  # made here, once
+    else:
+        assert said == ["the pages are drawn here: the child handed them back"]
+        assert states == []  # made in the child, which sent them back (its pid is not noted)
     assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
     build([source], tmp_path / "clean", cache=False)
     assert files(out) == files(tmp_path / "clean")

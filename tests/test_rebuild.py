@@ -175,6 +175,10 @@ def test_views_are_drawn_ahead_only_for_a_rebuild(nlp, tmp_path):
         memos.append((drawn, memo.noted()))
     assert memos[0][0] == memos[1][0] and memos[0][1] == memos[1][1]
     assert len(memos[0][1][2]) == len(pages.signatures.graph)  # every node's state
+    memo = PageMemo(tmp_path / "memo.json", tmp_path)
+    memo.states_before = {}
+    assert drawn_ahead(Forked(lambda: os._exit(3)), memo) is None  # a child that died
+    assert memo.noted() == ({}, 0, None)  # nothing of it taken: the build draws them all
 
 
 def test_node_signatures_made_ahead_in_a_child_are_those_made_by_the_workers(nlp, tmp_path):

@@ -150,8 +150,9 @@ def _draw_ahead(
     make: Callable[[], Sequence[Page]], before: PageMemo, workers: Callable[[int], int]
 ) -> bytes:
     """Run in the child of `views_ahead`: each page's name and content (None: kept), and
-    what the memo noted, marshalled; or marshalled None where the build draws them itself
-    (`WorkersNeededError`, or more than `AHEAD_BYTES` drawn)."""
+    what the memo noted, marshalled; or, where the build draws the pages itself
+    (`WorkersNeededError`, or more than `AHEAD_BYTES` drawn), None and the node states
+    made, for the build to take rather than make again."""
     pages = make()
     drawn: list[tuple[str, bytes | None]] = []
     size = 0
@@ -159,20 +160,26 @@ def _draw_ahead(
         for name, content in draw_all(pages, before, workers(len(pages)), in_child=True):
             size += len(content) if content is not None else 0
             if size > AHEAD_BYTES:
-                return marshal.dumps(None)
+                return marshal.dumps((None, before.states))
             drawn.append((name, content))
     except WorkersNeededError:
-        return marshal.dumps(None)
+        return marshal.dumps((None, before.states))
     return marshal.dumps((drawn, *before.noted()))
 
 
 def drawn_ahead(ahead: Forked | None, before: PageMemo) -> list[tuple[str, bytes | None]] | None:
     """The pages the child of `views_ahead` drew, in order, with what it noted in its copy
     of `before` taken over; None where none was started, it failed, or it handed the
-    drawing back: the build then draws the pages itself."""
+    drawing back (then with the node states it made taken over): the build then draws the
+    pages itself."""
     made = _reply(ahead, "the pages are drawn here")
-    reply = marshal.loads(made) if made is not None else None
-    if reply is None:
+    if made is None:
+        return None
+    reply = marshal.loads(made)
+    del made  # a rebuild that changed many pages sent up to AHEAD_BYTES of them
+    if reply[0] is None:
+        log.debug("the pages are drawn here: the child handed them back")
+        before.states = reply[1]
         return None
     drawn, now, kept, states = reply
     before.adopt(now, kept, states)
@@ -243,13 +250,18 @@ def draw_all(
     # are forked, if at all, once it knows how many pages are left to draw
     rebuild = before.states_before is not None
     if (every := _signed_before_drawing(pages, before, workers)) is not None:
+        if in_child:
+            raise WorkersNeededError("every node to sign in workers")
         signed = _signed(signs)
         if signed is not None:
             every.adopt_with_json(signed)
         else:
             sign_all(every, workers, encode=True)
-    if signatures is not None and before.path is not None:  # --no-cache: nothing to keep
-        extras = pages.extras if isinstance(pages, Pages) else {}
+    # the node states made by a child that handed the drawing back (`drawn_ahead`), whose
+    # signatures stayed there
+    signed_elsewhere = before.states is not None
+    if signatures is not None and before.path is not None and not signed_elsewhere:
+        extras = pages.extras if isinstance(pages, Pages) else {}  # --no-cache: none
         # signing every node on the way, for the page workers forked next to inherit
         before.states = node_states(signatures.graph, signatures, extras)
     settled = _settled(pages, before)
@@ -258,6 +270,8 @@ def draw_all(
         # forking, and each worker finding anew what its pages draw, cost a rebuild at
         # 10,000 abstracts 2.8 s of CPU for 1,300 pages gathered, 430 drawn (1.6 s here)
         forked = False
+    elif forked and rebuild and signatures is not None and signed_elsewhere:
+        sign_all(signatures, workers)  # once for every page worker, not by each of them
     if forked and in_child:
         raise WorkersNeededError(f"{len(todo)} pages to draw")
     if forked:

@@ -246,8 +246,9 @@ def _link(extractions: Sequence[Extraction], progress: Progress) -> KnowledgeGra
 
 
 class _Graph:
-    """The NetworkX graph of `kg` (`to_networkx`), made once, when it is first needed: the
-    views and GraphML need it, and a rebuild makes the views in a child (`views_ahead`)."""
+    """The NetworkX graph of `kg` (`to_networkx`), made once in a process, when it is first
+    needed there: the views and GraphML need it, and a rebuild makes the views in a child
+    (`views_ahead`), so a rebuild that writes GraphML (a small graph) makes it twice."""
 
     def __init__(self, kg: KnowledgeGraph) -> None:
         self.kg = kg
@@ -262,7 +263,7 @@ class _Graph:
 
 
 def _pages(kg: KnowledgeGraph, graph: _Graph, views: str) -> Pages:
-    """The pages of the views (`render_views`), and how long listing them took."""
+    """The pages of the views (`render_views`); how long listing them took is logged."""
     made = graph()
     start = time.perf_counter()
     pages = render_views(kg, made, _title(kg), EXTRACTOR_VERSION, views)
@@ -345,6 +346,7 @@ def _write_exports(
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
             drawn: Iterable[tuple[str, bytes | None]] | None = drawn_ahead(ahead, memo)
+            ahead = None  # done: what it sent is not held twice
             total = len(drawn) if isinstance(drawn, list) else 0
             if drawn is None:  # drawn here, each page written as it comes
                 pages = pages if pages is not None else _pages(kg, graph, views)
