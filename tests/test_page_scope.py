@@ -189,22 +189,6 @@ def test_a_memo_without_states_gathers_every_page(tmp_path, monkeypatch):
     assert len(html) == sum(1 for p in out.rglob("*.html")) == again.pages_kept
 
 
-def test_a_rebuild_by_two_page_workers_keeps_and_draws_as_one(tmp_path, monkeypatch):
-    """The forked path: the pages left to draw go to the workers by their place in the
-    list, the kept ones are not sent at all."""
-    monkeypatch.setattr(kg.builder.pipeline, "auto_workers", lambda n: 2)
-    records = seed_records()
-    source = write_records(tmp_path / "in" / "a.jsonl", records)
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    build([source], out, cache_dir=cache)
-    changed_and_added(records)
-    write_records(source, records)
-    again = build([source], out, cache_dir=cache)
-    assert 0 < again.pages_kept < sum(1 for p in out.rglob("*.html"))
-    build([source], tmp_path / "clean", cache=False)
-    assert files(out) == files(tmp_path / "clean")
-
-
 def rebuilt(tmp_path: Path) -> tuple[Path, Path, Path, list[dict]]:
     """A first build of the seeds into `out` and the records changed, for a rebuild:
     source, out, cache and records."""
@@ -265,7 +249,9 @@ def test_a_rebuild_draws_its_pages_itself_where_the_child_cannot(
         monkeypatch.setattr(kg.builder.pages, "_draw_ahead", _fails)
     elif handed_back == "more than AHEAD_BYTES drawn":
         monkeypatch.setattr(kg.builder.pages, "AHEAD_BYTES", 1)
-    else:  # two workers, forked from the build for any number of pages left to draw
+    else:  # two workers, forked by the build for any number of pages left to draw (the
+        # forked path: the pages left go to the workers by their place in the list, the
+        # kept ones are not sent at all)
         monkeypatch.setattr(kg.builder.pipeline, "auto_workers", lambda n: 2)
         monkeypatch.setattr(kg.builder.pages, "FORK_FROM", 0)
     drawn_here = []
