@@ -160,11 +160,13 @@ def _draw_ahead(
         for name, content in draw_all(pages, before, workers(len(pages)), in_child=True):
             size += len(content) if content is not None else 0
             if size > AHEAD_BYTES:
-                return marshal.dumps((None, before.states))
+                break
             drawn.append((name, content))
+        else:
+            return marshal.dumps((drawn, *before.noted()))
     except WorkersNeededError:
-        return marshal.dumps((None, before.states))
-    return marshal.dumps((drawn, *before.noted()))
+        pass
+    return marshal.dumps((None, before.states))  # handed back
 
 
 def drawn_ahead(ahead: Forked | None, before: PageMemo) -> list[tuple[str, bytes | None]] | None:

@@ -345,14 +345,14 @@ def _write_exports(
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
         with _stage("views", _no_progress):  # counted in pages instead
-            drawn: Iterable[tuple[str, bytes | None]] | None = drawn_ahead(ahead, memo)
+            drawn = drawn_ahead(ahead, memo)
             ahead = None  # done: what it sent is not held twice
-            total = len(drawn) if isinstance(drawn, list) else 0
-            if drawn is None:  # drawn here, each page written as it comes
+            if drawn is not None:
+                _write_views(drawn, len(drawn), writer, memo, progress)
+            else:  # drawn here, each page written as it comes
                 pages = pages if pages is not None else _pages(kg, graph, views)
-                workers = auto_workers(len(pages))
-                drawn, total = draw_all(pages, memo, workers, signs), len(pages)
-            _write_views(drawn, total, writer, memo, progress)
+                here = draw_all(pages, memo, auto_workers(len(pages)), signs)
+                _write_views(here, len(pages), writer, memo, progress)
         with _stage(_BACKGROUND, progress):
             if graphml is not None:
                 graphml.wait()

@@ -31,7 +31,7 @@ from kg.extract.figures import (
 )
 from kg.extract.found import Found
 from kg.extract.sentences import sentence_bounds
-from kg.extract.texts import lowers
+from kg.extract.texts import LIST_WORDS, lowers
 
 _SYSTEMS = SYSTEMS
 _RESOURCES = RESOURCES
@@ -131,12 +131,9 @@ def _in_list(f: Found, systems: list[Found], lower: list[str]) -> bool:
     only a comma, "and" or "or" between ("of ResNet-50, ViT-S and ConvNeXt-T")."""
 
     def joined(a: Found, b: Found) -> bool:  # a, then a list word or two, then b
-        return 0 < b.start - a.end <= 2 and all(w in _LIST_WORDS for w in lower[a.end : b.start])
+        return 0 < b.start - a.end <= 2 and all(w in LIST_WORDS for w in lower[a.end : b.start])
 
     return any(joined(f, g) or joined(g, f) for g in systems)
-
-
-_LIST_WORDS = frozenset({",", "and", "or"})
 
 
 #: what `_versus` answers for a figure in no "A vs. B" pair after a named rival

@@ -11,6 +11,9 @@ from spacy.attrs import IDX, ORTH, SPACY
 from spacy.strings import StringStore
 from spacy.tokens import Doc
 
+#: the words between the names of a plain list ("A, B and C", "A or B")
+LIST_WORDS = frozenset({",", "and", "or"})
+
 
 def offsets(doc: Doc) -> list[int]:
     """The character offset of every token (`Token.idx`)."""

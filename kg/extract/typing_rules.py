@@ -19,7 +19,7 @@ from kg.extract.cues import Cues, load_cues
 from kg.extract.families import family_suffix, model_family
 from kg.extract.sentences import sentence_bounds, sentence_of
 from kg.extract.shapes import is_size
-from kg.extract.texts import lowers, span_text
+from kg.extract.texts import LIST_WORDS, lowers, span_text
 from kg.extract.wordclass import HEAD_TYPES, word_classes
 from kg.lexicon import default_lexicon
 from kg.model import EntityType
@@ -106,8 +106,6 @@ def _head_after(doc: Doc, span: _At) -> EntityType | None:
 
 
 _PLURAL_HEADS = load_cues().plural_heads  # kg/data/cues.json
-#: what stands before the last name of a list
-_LIST_ENDS = frozenset({"and", "or", ","})
 _QUANTITY = load_cues().quantity_words  # kg/data/cues.json
 
 
@@ -121,7 +119,7 @@ def _category(doc: Doc, span: _At) -> bool:
     if following in {"models", "methods", "tasks"}:
         return not (
             following != "tasks"
-            and before in _LIST_ENDS
+            and before in LIST_WORDS
             and any(c.isdigit() or c == "-" for c in low[span.start : span.end][-1])
         )
     return (
