@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import logging
 import os
 import shutil
 import tempfile
@@ -58,6 +59,17 @@ def need_module(name: str) -> ModuleType:
         if REQUIRE_TOOLS:
             pytest.fail(f"{name} is required (KG_REQUIRE_TOOLS=1) but not importable: {error}")
         pytest.skip(f"{name} not installed")
+
+
+@pytest.fixture(autouse=True)
+def _kg_logger():
+    """Each test starts with the `kg` logger as Python leaves it: `kg`'s main() (a CLI test,
+    or a module fixture that runs the CLI) gives it a handler of its own and stops it
+    propagating, which hides every later record from caplog."""
+    log = logging.getLogger("kg")
+    log.handlers, log.level, log.propagate = [], logging.NOTSET, True
+    yield
+    log.handlers, log.level, log.propagate = [], logging.NOTSET, True
 
 
 @pytest.fixture(scope="session")
