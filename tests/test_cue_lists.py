@@ -34,19 +34,9 @@ DOCUMENT = (
     "incorporate the flexibility of generative methods on modeling noisy observations "
     "with worker confusion matrices."
 )
-LICHESS = (
-    "The model generates high-quality moves on curated OOD puzzles and shows basic "
-    "strategy adaptation in full games. It underperforms symbolic AI algorithms that rely "
-    "on explicit search, although the performance gap is smaller when playing against "
-    "human users on Lichess."
-)
 LLARP = (
     "We show that LLMs can act as policies. Our approach, called Large LAnguage model "
     "Reinforcement Learning Policy (LLaRP), adapts a frozen LLM."
-)
-PLANNER = (
-    "This paper presents FooPlan, a planning algorithm. The algorithm, which incorporates "
-    "a novel I-UCB function, is fast."
 )
 SEMANTIC_SHIFT = (
     "To address those issues, we propose a simple yet intuitive framework for how "
@@ -64,10 +54,6 @@ KAPPA = (
     "inter-rater reliability of 0.79, 1.00, and 0.32 for consistency of age, gender, and "
     "body part injury, respectively."
 )
-FIRE = (
-    "This paper introduces FIRE (**FI**nancial **R**elation **E**xtraction), a model. "
-    "FIRE is built on BERT and evaluated on SQuAD, where FIRE reaches 85.2% F1."
-)
 ATLAS = (
     "We present ATLAS, a data collection tool designed to better support researchers in "
     "collecting rich PDF-centric datasets from users. ATLAS supports researchers in "
@@ -78,6 +64,28 @@ ATLAS = (
     "analytics (e.g., page scroll, text selections). We open-source ATLAS1 to support "
     "future research efforts and review use cases of ATLAS that showcase our system’s "
     "broad applicability."
+)
+
+CAMIL = (
+    "The visual examination of tissue biopsy sections is fundamental for cancer diagnosis, "
+    "with pathologists analyzing sections at multiple magnifications to discern tumor cells "
+    "and their subtypes. However, existing attention-based multiple instance learning (MIL) "
+    "models used for analyzing Whole Slide Images (WSIs) in cancer diagnostics often "
+    "overlook the contextual information of tumor and neighboring tiles, leading to "
+    "misclassifications. To address this, we propose the Context-Aware Multiple Instance "
+    "Learning (CAMIL) architecture. CAMIL incorporates neighbor-constrained attention to "
+    "consider dependencies among tiles within a WSI and integrates contextual constraints "
+    "as prior knowledge into the MIL model. We evaluated CAMIL on subtyping non-small cell "
+    "lung cancer (TCGA-NSCLC) and detecting lymph node (CAMELYON16 and CAMELYON17) "
+    "metastasis, achieving test AUCs of 97.5\\%, 95.9\\%, and 88.1\\%, respectively, "
+    "outperforming other state-of-the-art methods. Additionally, CAMIL enhances model "
+    "interpretability by identifying regions of high diagnostic value. Our code is "
+    "available at https://github.com/olgarithmics/ICLR_CAMIL."
+)
+RESNETS = (
+    "Second, we identify a novel causal mechanism by which skip connections accelerate "
+    "training, which we verify predictively with ResNets on MNIST, CIFAR10, CIFAR100 and "
+    "ImageNet."
 )
 
 #: cue list → (sentence, fact, whether the shipped lists give the fact); a fact of None:
@@ -105,8 +113,11 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         False,
     ),
     "component_cues": (
-        "We propose FooNet. FooNet consists of BarNet and BazNet.",
-        "proposed:BazNet",
+        "In this paper, we develop a recurrent spiking neural network (RSNN) model embedded "
+        "with an advanced spiking convolutional block attention module (SCBAM) component to "
+        "combine both spatial and temporal features of spatio-temporal patterns.",
+        "relation:spiking convolutional block attention module part_of recurrent spiking "
+        "neural network",
         True,
     ),
     "document_nouns": (DOCUMENT, "proposed:majority voting", False),
@@ -116,8 +127,19 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "proposed:BarNet",
         True,
     ),
-    "eval_words": ("Scores on AIME 2024/2025 rise.", "entity:AIME 2025", True),
-    "evaluation_context_words": (LICHESS, "entity:Lichess", True),
+    "eval_words": (
+        "Extensive experimental results on CIFAR-10 and ImageNet show that our method is "
+        "competitive with state-of-the-art methods.",
+        "type:ImageNet=Benchmark",
+        True,
+    ),
+    "evaluation_context_words": (
+        "Lastly, we show that the framework generalizes to open-source LLMs as editors, with "
+        "models trained on VaPR-OS achieving ~99% of the performance of models trained on "
+        "VaPR, which is synthesized using GPT-4o.",
+        "type:VaPR-OS=Dataset",
+        True,
+    ),
     "evaluation_heads": (
         "We present Gauge, an evaluation framework that scores agents.",
         "type:Gauge=Benchmark",
@@ -129,9 +151,11 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "example_cues": (
-        "FooNet brings improvements over other methods, including OldNet and BarNet.",
-        "type:BarNet=Dataset",
-        False,
+        "Our experimental evaluations demonstrate that RigorLLM not only outperforms existing "
+        "baselines like OpenAI API and Perspective API in detecting harmful content but also "
+        "exhibits unparalleled resilience to jailbreaking attacks.",
+        "entity:Perspective API",
+        True,
     ),
     "folded_name_suffixes": ("We use the FooPref dataset.", "entity:FooPref", True),
     "gain_words": (
@@ -199,7 +223,15 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "entity:Results in Table 3",
         False,
     ),
-    "part_words": (PLANNER, "relation:I-UCB part_of FooPlan", True),
+    # the only pool-train sentence of 553 with a part word that the list changes gives a
+    # relation between a name and its own acronym's markup form: any change is asserted
+    "part_words": (
+        "To address this challenge, we propose COFT, a novel **CO**arse-to-**F**ine "
+        "highligh**T**ing method to focus on different granularity-level key texts, thereby "
+        "avoiding getting lost in lengthy contexts.",
+        None,
+        True,
+    ),
     "plural_heads": ("We evaluate FooNet on four QA datasets.", "type:QA=Task", True),
     "prior_work_words": (
         "We extend the recently introduced FooMC algorithm with a learned proposal.",
@@ -212,8 +244,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "proposal_object_stop": (
-        "We introduce FooNet. We also propose a loss that, combined with "
-        "BarNet, achieves a new state of the art in DM-Hard-8.",
+        "We introduce FooNet. We also propose a loss that, combined with BarNet, works.",
         "proposed:BarNet",
         False,
     ),
@@ -232,15 +263,12 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
     ),
     "quantity_words": ("We evaluate FooNet on four QA datasets.", "entity:QA", True),
     "refer_verbs": (SEMANTIC_SHIFT, "entity:semantic shift", True),
-    "relation_cues": (
-        "We evaluate on MATH500 and GSM8K and outperform GPT-4o.",
-        "relation:GPT-4o evaluated_on GSM8K",
-        True,
-    ),
+    "relation_cues": (RESNETS, "relation:ResNets evaluated_on CIFAR100", True),
     "result_clause_breaks": (AGENT, "result:FooAgent=33.5@WebArena", True),
     "result_delta_words": (
-        "We propose FooNet. FooNet brings 18.9% and 32.7% relative improvements on WebArena.",
-        "result:FooNet=18.9@WebArena",
+        "For instance, LoX leads to 11% to 54% absolute reductions in attack success rates "
+        "(ASR) facing benign or malicious fine-tuning attacks.",
+        "result:LoX=54@None",
         False,
     ),
     # the only sentences found where the list changes the outcome read a figure after
@@ -267,7 +295,9 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "result:FooDet=90@None",
         False,
     ),
-    "self_nouns": (PLANNER, "relation:I-UCB part_of FooPlan", True),
+    # no pool-train sentence of 4,000 changes with the list emptied; one abstract of 600
+    # does (its "uses Whole Slide Images", which the list gives, is doubtful): any change
+    "self_nouns": (CAMIL, None, True),
     "short_form_introducers": (
         "We propose Sparse Token Routing (abbreviated as STR), a routing "
         "method. STR beats BM25 on MS MARCO.",
@@ -280,21 +310,31 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "strong_comparison_cues": (
-        "We propose FooNet. It beats BarNet.",
-        "relation:FooNet uses BarNet",
-        False,
-    ),
-    "study_verbs": (FIRE, "relation:FInancial Relation Extraction uses BERT", True),
-    "task_heads": (
-        "We study Visual Question Answering and Image Captioning with FooNet.",
-        "entity:Image Captioning",
+        "On in-distribution data, the DePlot-based method (b) outperforms PaLI-3 (c), while "
+        "being significantly more efficient (300M vs 3B trainable parameters).",
+        "type:PaLI-3=Model",
         True,
+    ),
+    "study_verbs": (
+        "We compare gradient-based optimizers Adam, L-BFGS, and their combination Adam+L-BFGS, "
+        "showing the superiority of Adam+L-BFGS, and introduce a novel second-order optimizer, "
+        "NysNewton-CG (NNCG), which significantly improves PINN performance.",
+        "relation:Adam+L-BFGS uses L-BFGS",
+        True,
+    ),
+    "task_heads": (
+        "Knowledge Graph Retrieval-Augmented Generation (KG-RAG) enhances LLMs by "
+        "incorporating structured knowledge from knowledge graphs (KGs).",
+        "entity:Knowledge Graph Retrieval-Augmented Generation",
+        False,
     ),
     "train_words": ("We train ReaForest on proofs.", "entity:ReaForest", True),
     "training_words": (
-        "We train Qwen2.5-3B with RL on the game of Countdown.",
-        "relation:Qwen2.5-3B evaluated_on Countdown",
-        False,
+        "After evaluating a generated chatbot trained on the Amazon Massive dataset, our Wolof "
+        "Intent Classifier performs similarly to the one obtained for French, which is a "
+        "resource-rich language.",
+        "relation:Wolof Intent Classifier uses Amazon Massive",
+        True,
     ),
     "type_context_words": (
         "We introduce GlyphSynth publicly available, a specialized dataset.",

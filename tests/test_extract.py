@@ -264,6 +264,43 @@ def test_a_lexicon_name_with_a_suffix_keeps_its_type(nlp, text, name, etype):
 
 
 @pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We fine-tune ConvNeXt-T here.", "ConvNeXt-T"),  # the family is a Model
+        ("We fine-tune DeiT-S here.", "DeiT-S"),  # one letter for its size
+        ("We fine-tune ViT-B/16 here.", "ViT-B/16"),  # and its patch size
+        ("We compare with Transformer-XL here.", "Transformer-XL"),  # the family is a Method
+    ],
+)
+def test_one_size_of_a_known_family_is_a_model(nlp, text, name):
+    from kg.extract.typing_rules import decide_type
+
+    doc = nlp(text)
+    start = text.index(name)
+    span = doc.char_span(start, start + len(name))
+    assert decide_type(span, doc) == (EntityType.MODEL, "lexicon variant of a size")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Llama-Guard",  # a known model and a word that is no size
+        "UCB-S",  # one letter after a known method: another method (2 in ml_abstracts)
+        "Adam-mini",  # an optimiser, "mini" after a known method
+    ],
+)
+def test_a_name_that_is_no_size_of_a_family_is_not_typed_so(nlp, name):
+    from kg.extract.typing_rules import decide_type, lexicon_variant
+
+    assert lexicon_variant(name) is not None  # a known name and a suffix
+    text = f"We compare with {name} here."
+    doc = nlp(text)
+    start = text.index(name)
+    span = doc.char_span(start, start + len(name))
+    assert decide_type(span, doc)[1] != "lexicon variant of a size"
+
+
+@pytest.mark.parametrize(
     ("text", "name", "etype"),
     [
         ("We introduce RAG-Bench for retrieval.", "RAG-Bench", EntityType.BENCHMARK),
@@ -680,6 +717,53 @@ def test_typing_from_context(nlp, text, name, etype):
     found = entities(nlp, text)
     assert name in found, found
     assert found[name].type is etype
+
+
+def list_features(nlp, text: str) -> dict[str, set[str]]:
+    """The entity model's list features ("list", "sib", "lst") of each candidate group."""
+    from kg.extract.components import GROUPS
+
+    doc = nlp(text)
+    return {
+        doc[slice(*group.main())].text: {
+            f for f in features if f.startswith(("list", "sib", "lst"))
+        }
+        for group, features, _ in doc.user_data[GROUPS]
+    }
+
+
+def test_a_list_is_read_whole_for_each_of_its_names(nlp):
+    """A name in a list reads what the rules make of every other name of it, not only its
+    neighbours, and a head noun right before or after the whole list; across ", and" too."""
+    found = list_features(
+        nlp, "We test on three public datasets, i.e., ImageNet, FooPics, and BarPics, at once."
+    )
+    # ImageNet, two names away, is a Dataset by the lexicon; "datasets" opens the list
+    assert {"lst:Dataset", "lst_wh:Dataset:L"} <= found["BarPics"]
+    assert "sib:Dataset" in found["BarPics"]  # FooPics, its neighbour across ", and"
+    closed = list_features(nlp, "We report results on FooPics, BarPics, and BazPics datasets.")
+    assert "lst_wh:Dataset:R" in closed["FooPics"]  # the noun that closes the list
+    pair = list_features(nlp, "Experiments on two public datasets, DEAP and FooBar, agree.")
+    assert "lst_wh:Dataset:L" in pair["FooBar"]  # a pair: its heads, not its names' types
+    assert not any(f.startswith("lst:") for f in pair["FooBar"])
+    # the list's closing head noun is not taken as part of its last name
+    models = list_features(nlp, "We compare FooNet, BazNet and BarPics models on QuxSet.")
+    assert "lst_wh:Model:R" in models["FooNet"]
+    # a head noun before a preposition is not the list's; a list closed by a head noun is
+    # not read on into the next; a capitalised head noun inside a list is a name's
+    trained = list_features(nlp, "We train models on FooPics, BarPics and BazPics.")
+    assert not any(f.startswith("lst_wh") for f in trained["FooPics"])
+    two = list_features(nlp, "We compare FooNet and BarNet models, and BazPics datasets.")
+    assert {f for f in two["FooNet"] if f.startswith("lst")} == {"lst_wh:Model:R"}
+    assert "lst:Model" not in two["BazPics"]
+    assert not any(f.startswith(("lst:", "lst_wh:Dataset")) for f in two["BarNet models"])
+    after = list_features(nlp, "Results on FooPics, BarPics and BazPics with models of ours.")
+    assert not any(f.startswith("lst_wh") for f in after["FooPics"])
+    named = list_features(nlp, "We use FooPics, BarPics Dataset, and BazPics here.")
+    assert not any(f.startswith("lst_wh") for f in named["FooPics"])
+    assert "lst:Dataset" in named["BazPics"]  # BarPics Dataset, two names away
+    alone = list_features(nlp, "We test FooPics on the ImageNet dataset.")
+    assert not any(f.startswith("lst") for f in alone["FooPics"])
 
 
 @pytest.mark.parametrize(

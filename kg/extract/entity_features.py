@@ -45,6 +45,12 @@ _INDEX = re.compile(r"[a-z]-\d+")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,6}s")
 #: words between the names of a list: "A, B and C", "A/B"
 LIST_SEPARATORS = frozenset({",", "and", "or", "&", "/"})
+#: words before a list at which its head noun is looked for no further ("FooNet models
+#: on A, B and C": "models" is not the list's)
+_LIST_STOPS = frozenset(
+    {"on", "in", "across", "at", "with", "for", "from", "to", "over", "than", "by"}
+    | {"against", "using", "via", "under", "outperforms", "outperform", "beats"}
+)
 _SHAPED = frozenset({"SHAPE", "WEAK", "LEX"})
 _SHAPED_CONTEXT = frozenset(
     {
@@ -327,10 +333,14 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
         seen.add(_P2[lower[a - 2] if a > 1 else "<s>"])
         seen.add(_N1[next1])
         seen.add(_N2[lower[b + 1] if b + 1 < n else "</s>"])
-        if prev1 in LIST_SEPARATORS and a >= 2:
-            _siblings(ctx, a - 2, (a, b), seen)
+        if prev1 in LIST_SEPARATORS and a >= 2:  # across ", and" too
+            two = lower[a - 2] in LIST_SEPARATORS and a >= 3
+            _siblings(ctx, a - 3 if two else a - 2, (a, b), seen)
         if next1 in LIST_SEPARATORS:
-            _siblings(ctx, b + 1, (a, b), seen)
+            two = b + 1 < n and lower[b + 1] in LIST_SEPARATORS
+            _siblings(ctx, b + 2 if two else b + 1, (a, b), seen)
+        if prev1 in LIST_SEPARATORS or next1 in LIST_SEPARATORS:
+            _whole_list(ctx, (a, b), first, last_token, seen)
         # "X, a retrieval model", "a diffusion model …, named X": what the text calls it
         appos = called(lower, heads, a, b, first, last_token)
         if appos is not None:
@@ -359,6 +369,73 @@ def _siblings(ctx: Context, j: int, span: tuple[int, int], seen: set[str]) -> No
     if siblings:
         seen.add("list")
         seen.update("sib:" + ctx.typed[s] for s in siblings if s in ctx.typed)
+
+
+def _whole_list(ctx: Context, span: tuple[int, int], first: int, last: int, seen: set[str]) -> None:
+    """The "lst" features of a mention in a list of names, read from the whole list, not
+    only its neighbours: what the rules make of any other name of it ("FashionIQ,
+    Fashion200k, and Shoes": FashionIQ is known), and the kind a head noun right before or
+    after the list names ("three public datasets, i.e., A, B, and C", "A, B, and C
+    datasets"). `first` and `last` bound the mention's sentence."""
+    members = [span]
+    start, end = span
+    while (left := _neighbour(ctx, start, -1, first)) is not None:
+        members.append(left)
+        start = left[0]
+    heads = ctx.classes.head
+    while not _closes(ctx, end) and (right := _neighbour(ctx, end, 1, last)) is not None:
+        members.append(right)  # (not past a name that ends in a list's head noun)
+        end = right[1]
+    if len(members) < 2:
+        return
+    if len(members) > 2:  # of a pair, the neighbour's "sib" features read it
+        seen.update("lst:" + ctx.typed[s] for s in members[1:] if s in ctx.typed)
+    j = start - 1  # back to a preposition: "models on A, B and C" is no head of the list
+    while j >= max(first, start - 5) and ctx.lower[j] not in _LIST_STOPS:
+        if heads[j] != " ":
+            seen.add("lst_" + _HEAD_LEFT[heads[j]])
+        j -= 1
+    for k in range(end, min(last, end + 2)):  # up to a preposition: "A, B and C with models"
+        if ctx.lower[k] in _LIST_STOPS:
+            break
+        if heads[k] != " ":
+            seen.add("lst_" + _HEAD_RIGHT[heads[k]])
+
+
+def _closes(ctx: Context, end: int) -> bool:
+    """Whether the name ending before token `end` ends in a lower-case head noun, which
+    closes its list ("A and B models, and C datasets")."""
+    return ctx.classes.head[end - 1] != " " and not ctx.words[end - 1][:1].isupper()
+
+
+def _neighbour(ctx: Context, at: int, way: int, bound: int) -> tuple[int, int] | None:
+    """The longest candidate next in a list from token `at` (a span's start, `way` -1, or
+    its end, `way` 1) across one list word or a comma and one ("A, B, and C"), within the
+    sentence (`bound`); of those, one that does not end in a lower-case head noun where
+    there is one (the list's closing "models" is read as its head, not as part of its last
+    name; "BarPics Dataset" is a name). None across a lower-case head noun, which closes a
+    list before."""
+    lower = ctx.lower
+    j = at - 1 if way < 0 else at
+    if not (0 <= j < len(lower)) or lower[j] not in LIST_SEPARATORS:
+        return None
+    k = j + way
+    if 0 <= k < len(lower) and lower[k] in LIST_SEPARATORS and lower[k] != lower[j]:
+        k += way  # ", and"
+    if (way < 0 and k < bound) or (way > 0 and k >= bound):
+        return None
+    heads = ctx.classes.head
+    if way < 0 and _closes(ctx, k + 1):
+        return None  # a head noun closes the list before: "A and B models, and C datasets"
+    ends = [s for s in ctx.covered.get(k, ()) if (s[1] == k + 1 if way < 0 else s[0] == k)]
+    if not ends:
+        return None
+    longest = max(ends, key=lambda s: (s[1] - s[0], s))
+    if ctx.words[longest[1] - 1][:1].isupper():
+        return longest  # a capitalised head noun is the name's: "B Dataset, and C"
+    # a name, not a name with the list's head noun ("… and BarPics models": BarPics)
+    bare = [s for s in ends if heads[s[1] - 1] == " "]
+    return max(bare, key=lambda s: (s[1] - s[0], s)) if bare else longest
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}

@@ -28,6 +28,15 @@ _DATA_SIZE = re.compile(r"-\d+(\.\d+)?[kKM]$")
 _PARTS = re.compile(r"[-_ ]")
 #: where a known name may end and a variant's suffix begin: MBPP|-R+, ImageNet|-64, GPT|4
 _VARIANT_CUT = re.compile(r"[-_ +/]|(?<=[^\W\d_])\d")
+#: a size written after a known model, and a patch size after it: ViT-S, DeiT-Ti,
+#: BART-large, ViT-B/16
+_MODEL_SIZE = re.compile(
+    r"[-_ ](?:T|Ti|S|B|L|H|XL|XXL|tiny|small|base|large|huge|giant|mini)(?:/\d+)?$",
+    re.IGNORECASE,
+)
+#: a size written in full after a known method (Transformer-XL): one letter after a method
+#: is more often another method's name (UCB-S, STAR-T)
+_METHOD_SIZE = re.compile(r"[-_ ](?:XL|XXL|tiny|small|base|large|huge|giant)$", re.IGNORECASE)
 _ARTICLES = load_cues().name_determiners  # kg/data/cues.json
 _EVAL_WORDS = load_cues().evaluation_context_words  # kg/data/cues.json
 
@@ -201,6 +210,11 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
     variant = lexicon_variant(name)
     if variant in (EntityType.DATASET, EntityType.BENCHMARK):
         return variant, "lexicon variant"  # MovieLens 25M, ImageNet-64, WMT 2014
+    if (variant is EntityType.MODEL and _MODEL_SIZE.search(name)) or (
+        variant is EntityType.METHOD and _METHOD_SIZE.search(name)
+    ):
+        # one size of a known family is a trained model: ConvNeXt-T, Transformer-XL
+        return EntityType.MODEL, "lexicon variant of a size"
     if any(is_size(part) for part in _PARTS.split(name)[1:]):
         return EntityType.MODEL, "parameter count"
     if _DATA_SIZE.search(name):
