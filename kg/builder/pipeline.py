@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import networkx as nx
@@ -240,29 +240,27 @@ def _extract(
 
 def _link(extractions: Sequence[Extraction], progress: Progress) -> KnowledgeGraph:
     """Step 3: the linked knowledge graph (its NetworkX graph is made where it is needed:
-    `_Graph`)."""
+    `_graph_of`)."""
     with _stage("link", progress):
         return link(extractions)
 
 
-class _Graph:
+def _graph_of(kg: KnowledgeGraph) -> Callable[[], nx.MultiDiGraph]:
     """The NetworkX graph of `kg` (`to_networkx`), made once in a process, when it is first
     needed there: the views and GraphML need it, and a rebuild makes the views in a child
     (`views_ahead`), so a rebuild that writes GraphML (a small graph) makes it twice."""
 
-    def __init__(self, kg: KnowledgeGraph) -> None:
-        self.kg = kg
-        self._graph: nx.MultiDiGraph | None = None
+    @cache
+    def graph() -> nx.MultiDiGraph:
+        start = time.perf_counter()
+        made = to_networkx(kg)
+        log.info("NetworkX graph: %.1f s", time.perf_counter() - start)
+        return made
 
-    def __call__(self) -> nx.MultiDiGraph:
-        if self._graph is None:
-            start = time.perf_counter()
-            self._graph = to_networkx(self.kg)
-            log.info("NetworkX graph: %.1f s", time.perf_counter() - start)
-        return self._graph
+    return graph
 
 
-def _pages(kg: KnowledgeGraph, graph: _Graph, views: str) -> Pages:
+def _pages(kg: KnowledgeGraph, graph: Callable[[], nx.MultiDiGraph], views: str) -> Pages:
     """The pages of the views (`render_views`); how long listing them took is logged."""
     made = graph()
     start = time.perf_counter()
@@ -317,7 +315,7 @@ def _write_exports(
     graphml: Forked | None = None
     signs: Forked | None = None
     job: StoreJob | None = None
-    graph = _Graph(kg)
+    graph = _graph_of(kg)
     # a rebuild's pages, listed and drawn meanwhile; else listed here, now
     ahead = views_ahead(partial(_pages, kg, graph, views), memo, auto_workers)
     pages = _pages(kg, graph, views) if ahead is None else None

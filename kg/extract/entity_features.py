@@ -424,18 +424,22 @@ def _neighbour(ctx: Context, at: int, way: int, bound: int) -> tuple[int, int] |
         k += way  # ", and"
     if (way < 0 and k < bound) or (way > 0 and k >= bound):
         return None
-    heads = ctx.classes.head
     if way < 0 and _closes(ctx, k + 1):
         return None  # a head noun closes the list before: "A and B models, and C datasets"
     ends = [s for s in ctx.covered.get(k, ()) if (s[1] == k + 1 if way < 0 else s[0] == k)]
     if not ends:
         return None
-    longest = max(ends, key=lambda s: (s[1] - s[0], s))
-    if ctx.words[longest[1] - 1][:1].isupper():
-        return longest  # a capitalised head noun is the name's: "B Dataset, and C"
+    longest = max(ends, key=_length)
+    if not _closes(ctx, longest[1]):
+        return longest  # no head noun, or a capitalised one: "B Dataset, and C"
     # a name, not a name with the list's head noun ("… and BarPics models": BarPics)
-    bare = [s for s in ends if heads[s[1] - 1] == " "]
-    return max(bare, key=lambda s: (s[1] - s[0], s)) if bare else longest
+    bare = [s for s in ends if ctx.classes.head[s[1] - 1] == " "]
+    return max(bare, key=_length) if bare else longest
+
+
+def _length(span: tuple[int, int]) -> tuple[int, tuple[int, int]]:
+    """How long a span is (ties: by where it is), for `max`."""
+    return span[1] - span[0], span
 
 
 _HEAD_FEATURE = {c: f"wh:{t.value}" for c, t in HEAD_TYPES.items()}
