@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kg.builder.cache import ExtractionCache
 from kg.builder.pages import PageMemo, draw
-from kg.builder.pipeline import _extract, _link, _no_progress, _read
+from kg.builder.pipeline import _extract, _graph_of, _link, _no_progress, _read
 from kg.export.views import neighbours, render_views
 from kg.export.views.pages import PAPER_ENTITIES, PAPER_NEIGHBOURS, Site, _most_mentioned
 from kg.extract import EXTRACTOR_VERSION
@@ -64,7 +64,8 @@ def main() -> None:
     gc.disable()  # as a build runs (`kg.builder.pipeline`)
     papers = _read(args.files, None, False, _no_progress)
     extractions, _ = _extract(papers, "local", None, ExtractionCache(), _no_progress)
-    kg, graph = _link(extractions, _no_progress)
+    kg = _link(extractions, _no_progress)
+    graph = _graph_of(kg)()
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(views_cpu, kg, graph)

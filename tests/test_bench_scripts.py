@@ -1,0 +1,88 @@
+"""The benchmarks in bench/ still run against the library they measure.
+
+They import kg's internals (a stage of the build, a view's encoder), so a change to those
+can leave a benchmark broken with no test failing: bench/pages.py called the link stage
+as it returned two values for a whole stop. Each runs here as a process at a tiny size
+(seconds), with its own extraction cache, and its printed figures are checked for shape;
+the sizes the README reports take minutes and are run by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SEEDS, need_module, need_tool
+
+
+def run_bench(tmp_path: Path, *args: str) -> str:
+    """A bench script's standard output; it must exit 0."""
+    env = {**os.environ, "KG_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_pages_times_every_page_of_the_seeds(tmp_path):
+    seeds = sorted(str(p) for p in SEEDS.glob("*.txt"))
+    out = run_bench(tmp_path, "bench/pages.py", *seeds, "--repeat", "1")
+    line = re.search(r"(\d+) papers: (\d+) pages, [\d.]+ MB .* same: (\w+)", out)
+    assert line is not None, out
+    assert int(line.group(1)) == 38 and int(line.group(2)) > 38
+    assert line.group(3) == "True"  # both rankings of neighbour papers agree
+
+
+@pytest.mark.slow
+def test_build_times_extraction_against_the_tokenizer(tmp_path):
+    out = run_bench(tmp_path, "bench/build.py", "--one", "30", "--part", "extract")
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert set(figures) == {"tokenize", "extract"}
+    assert figures["extract"] > figures["tokenize"] > 0
+
+
+@pytest.mark.slow
+def test_build_times_kg_as_a_process(tmp_path):
+    out = run_bench(tmp_path, "bench/build.py", "--sizes", "20", "--rebuilds", "1")
+    assert "N tokenizer s  build s  x tok" in out, out
+    row = next(line.split() for line in out.splitlines() if line.split()[:1] == ["20"])
+    # N, tokenizer, build, x tok, RSS, tree, exports, rebuild, % build, rebuild RSS, query
+    assert len(row) == 11, row
+    assert float(row[2]) > 0 and row[8].endswith("%") and float(row[10]) > 0
+
+
+@pytest.mark.slow
+def test_queries_agree_on_both_engines(tmp_path):
+    out = run_bench(tmp_path, "bench/queries.py", "--papers", "30")
+    rows = [line.split() for line in out.splitlines() if line.split()[-1:] in (["yes"], ["no"])]
+    assert rows, out
+    assert all(row[-1] == "yes" for row in rows)
+
+
+@pytest.mark.slow
+def test_long_builds_one_long_text(tmp_path):
+    out = run_bench(tmp_path, "bench/long.py", "--sizes", "4000", "--names", "10")
+    figures = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [f["text"] for f in figures] == ["seed abstracts", "10 names"]
+    assert all(f["seconds"] > 0 and f["exports_mb"] > 0 for f in figures)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_views_draws_the_overview_in_chromium(tmp_path):
+    need_tool("chromium")
+    need_module("playwright")
+    out = run_bench(tmp_path, "bench/views.py", "--papers", "30")
+    assert re.search(r"overview rendered in [\d.]+ s, .* drawn in Chromium in [\d.]+ s", out), out
