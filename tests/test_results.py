@@ -89,6 +89,24 @@ def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
             "in citation quality.",
             {("FooCopilot", "90.5", None)},
         ),  # the system after a comparison verb is a rival
+        (
+            "We introduce Step-level Reward Shaping (SRS) and FooMath-7B. SRS is a training "
+            "algorithm, while FooMath-7B is a language model. Experiments show that our "
+            "model achieves an accuracy of 68.1% on GSM8K.",
+            {("FooMath-7B", "68.1", "GSM8K")},
+        ),  # "our model": the paper's own Model, where it proposes a Method too
+        (
+            "We introduce Step-level Reward Shaping (SRS) and FooMath-7B. SRS is a training "
+            "algorithm, while FooMath-7B is a language model. Experiments show that our "
+            "method achieves an accuracy of 68.1% on GSM8K.",
+            {("Step-level Reward Shaping", "68.1", "GSM8K")},
+        ),  # "our method": its Method
+        (
+            "We introduce Step-level Reward Shaping (SRS) and FooMath-7B. SRS is a training "
+            "algorithm, while FooMath-7B is a language model. Experiments show an accuracy "
+            "of 68.1% on GSM8K.",
+            {("Step-level Reward Shaping", "68.1", "GSM8K")},
+        ),  # no kind said: the first system the paper proposes
     ],
 )
 def test_who_scored(nlp, text, expected):

@@ -3,7 +3,8 @@
 
 Every number of an abstract is a candidate; the result model (`kg.extract.classifier`)
 tells scores from improvements, settings, sizes and counts by the words around it. A score
-belongs to the system named last before it in its sentence (else the paper's own), and is
+belongs to the system named last before it in its sentence (else the paper's own: of the
+kind its sentence says, "our model", where the paper proposes one system of it), and is
 on the benchmark named after it ("on X"), before it, or in the same place of a list that
 "respectively" pairs with the figures.
 """
@@ -32,6 +33,7 @@ from kg.extract.figures import (
 from kg.extract.found import Found
 from kg.extract.sentences import sentence_bounds
 from kg.extract.texts import LIST_WORDS, lowers
+from kg.model import EntityType
 
 _SYSTEMS = SYSTEMS
 _RESOURCES = RESOURCES
@@ -124,6 +126,20 @@ def _subject(
         if scorer is None and subject is not None:
             return subject  # "in experiments using ChatGPT, accuracy rises to 63.8%"
     return last.key
+
+
+def _own_of_kind(
+    words: list[str], proposed: frozenset[str], kinds: dict[str, EntityType]
+) -> str | None:
+    """The paper's own system a sentence names by its kind before a figure: "our model
+    achieves 68.1%" is the proposed Model's where the paper proposes a Method too; None
+    when the words say no "our <kind>" or the paper proposes not exactly one of that kind."""
+    heads = load_cues().type_heads
+    for k in range(len(words) - 2, -1, -1):
+        if words[k] == "our" and (kind := heads.get(words[k + 1])) in _SYSTEMS:
+            own = [key for key in sorted(proposed) if kinds.get(key) is kind]
+            return own[0] if len(own) == 1 else None
+    return None
 
 
 def _in_list(f: Found, systems: list[Found], lower: list[str]) -> bool:
@@ -366,12 +382,14 @@ def find_results(
     # else the one benchmark the paper itself introduces ("We introduce FooBench ...")
     mine = [k for k in only if k in proposed]
     own = mine[0] if len(mine) == 1 else None
+    kinds = {f.key: f.type for f in named}
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
-        owner = _subject(fig, kept, in_sent, subject, lower, bounds[fig.sent][0], figs)
+        start, end = bounds[fig.sent]
+        mine_here = _own_of_kind(lower[start : fig.start], proposed, kinds) or subject
+        owner = _subject(fig, kept, in_sent, mine_here, lower, start, figs)
         if owner is None:
             continue  # the score of an unnamed system
-        start, end = bounds[fig.sent]
         bench = _benchmark(fig, kept, figs, in_sent, lower, lower[start:end])
         if bench is None:
             # the benchmark of the figures reported before ("29.8% on AlpacaEval. FooNet
