@@ -31,6 +31,12 @@ def results(nlp, text: str) -> set[tuple[str | None, str, str | None]]:
             "We propose FooNet. It raises the accuracy of BarNet from 53.5% to 63.8% on AQuA.",
             "53.5",
         ),  # where a range starts
+        (
+            "We propose FooPrompt. FooPrompt outperforms existing methods (e.g., up to 25% "
+            "on BBH).",
+            "25",
+        ),  # "up to" a figure after a comparison: a gain (the two words before, with
+        # the unit, are features of their own)
     ],
 )
 def test_differences_and_range_starts_are_no_scores(nlp, text, unwanted):
