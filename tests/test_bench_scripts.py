@@ -4,7 +4,9 @@ They import kg's internals (a stage of the build, a view's encoder), so a change
 can leave a benchmark broken with no test failing: bench/pages.py called the link stage
 as it returned two values for a whole stop. Each runs here as a process at a tiny size
 (seconds), with its own extraction cache, and its printed figures are checked for shape;
-the sizes the README reports take minutes and are run by hand.
+the sizes the README reports take minutes and are run by hand. bench/quality.py is left out: it
+scores ../shared/gold, which a fresh machine may lack (tests/test_evaluate.py scores the
+gold files this repository holds).
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEEDS, need_module, need_tool
+from conftest import ROOT, SEED_PAPERS, SEEDS, need_module, need_tool
 
 
 def run_bench(tmp_path: Path, *args: str) -> str:
     """A bench script's standard output; it must exit 0."""
-    env = {**os.environ, "KG_CACHE_DIR": str(tmp_path / "cache")}
+    # this checkout's kg, not an installed copy of an older one
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "KG_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": path}
     done = subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
@@ -41,7 +45,7 @@ def test_pages_times_every_page_of_the_seeds(tmp_path):
     out = run_bench(tmp_path, "bench/pages.py", *seeds, "--repeat", "1")
     line = re.search(r"(\d+) papers: (\d+) pages, [\d.]+ MB .* same: (\w+)", out)
     assert line is not None, out
-    assert int(line.group(1)) == 38 and int(line.group(2)) > 38
+    assert int(line.group(1)) == SEED_PAPERS and int(line.group(2)) > SEED_PAPERS
     assert line.group(3) == "True"  # both rankings of neighbour papers agree
 
 
@@ -50,14 +54,16 @@ def test_build_times_extraction_against_the_tokenizer(tmp_path):
     out = run_bench(tmp_path, "bench/build.py", "--one", "30", "--part", "extract")
     figures = json.loads(out.strip().splitlines()[-1])
     assert set(figures) == {"tokenize", "extract"}
-    assert figures["extract"] > figures["tokenize"] > 0
+    assert figures["extract"] > 0 and figures["tokenize"] > 0
 
 
 @pytest.mark.slow
 def test_build_times_kg_as_a_process(tmp_path):
     out = run_bench(tmp_path, "bench/build.py", "--sizes", "20", "--rebuilds", "1")
     assert "N tokenizer s  build s  x tok" in out, out
-    row = next(line.split() for line in out.splitlines() if line.split()[:1] == ["20"])
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["20"]]
+    assert len(rows) == 1, out
+    (row,) = rows
     # N, tokenizer, build, x tok, RSS, tree, exports, rebuild, % build, rebuild RSS, query
     assert len(row) == 11, row
     assert float(row[2]) > 0 and row[8].endswith("%") and float(row[10]) > 0
@@ -66,9 +72,10 @@ def test_build_times_kg_as_a_process(tmp_path):
 @pytest.mark.slow
 def test_queries_agree_on_both_engines(tmp_path):
     out = run_bench(tmp_path, "bench/queries.py", "--papers", "30")
-    rows = [line.split() for line in out.splitlines() if line.split()[-1:] in (["yes"], ["no"])]
-    assert rows, out
-    assert all(row[-1] == "yes" for row in rows)
+    # each query's row ends in whether both engines answered the same: "yes" or "NO"
+    rows = [line.split() for line in out.splitlines() if line.split()[-1:] in (["yes"], ["NO"])]
+    assert len(rows) > 5, out
+    assert [row for row in rows if row[-1] != "yes"] == []
 
 
 @pytest.mark.slow

@@ -113,6 +113,30 @@ def test_a_score_after_a_difference_of_another_list_is_kept(nlp):
             "of 68.1% on GSM8K.",
             {("Step-level Reward Shaping", "68.1", "GSM8K")},
         ),  # no kind said: the first system the paper proposes
+        (
+            "We introduce Step-level Reward Shaping (SRS) and FooMath-7B. SRS is a training "
+            "algorithm, while FooMath-7B is a language model. Experiments show that our "
+            "proposed model achieves an accuracy of 68.1% on GSM8K.",
+            {("FooMath-7B", "68.1", "GSM8K")},
+        ),  # a word or two between "our" and the kind
+        (
+            "We introduce FooMath-7B and Step-level Reward Shaping (SRS). FooMath-7B is a "
+            "language model, while SRS is a training algorithm. Experiments show that our "
+            "method achieves an accuracy of 68.1% on GSM8K.",
+            {("Step-level Reward Shaping", "68.1", "GSM8K")},
+        ),  # "our method" where the Model is proposed first
+        (
+            "We introduce FooMath-7B and Step-level Reward Shaping (SRS). FooMath-7B is a "
+            "language model, while SRS is a training algorithm. FooMath-7B, trained with our "
+            "method, achieves an accuracy of 68.1% on GSM8K.",
+            {("FooMath-7B", "68.1", "GSM8K")},
+        ),  # the sentence names its own system before the figure: "our method" a means
+        (
+            "We introduce FooMath-7B and Step-level Reward Shaping (SRS). FooMath-7B is a "
+            "language model, while SRS is a training algorithm. Our method trains our "
+            "proposed model, which achieves an accuracy of 68.1% on GSM8K.",
+            {("FooMath-7B", "68.1", "GSM8K")},
+        ),  # the "our" nearest the figure
     ],
 )
 def test_who_scored(nlp, text, expected):

@@ -132,14 +132,19 @@ def _own_of_kind(
     words: list[str], proposed: frozenset[str], kinds: dict[str, EntityType]
 ) -> str | None:
     """The paper's own system a sentence names by its kind before a figure: "our model
-    achieves 68.1%" is the proposed Model's where the paper proposes a Method too; None
-    when the words say no "our <kind>" or the paper proposes not exactly one of that kind."""
+    achieves 68.1%" ("our proposed model") is the proposed Model's where the paper proposes
+    a Method too. Only the "our" nearest the figure is read, with the kind word among the
+    three words after it; None when it names no kind of system or the paper proposes not
+    exactly one of that kind."""
     heads = load_cues().type_heads
-    for k in range(len(words) - 2, -1, -1):
-        if words[k] == "our" and (kind := heads.get(words[k + 1])) in _SYSTEMS:
-            own = [key for key in sorted(proposed) if kinds.get(key) is kind]
-            return own[0] if len(own) == 1 else None
-    return None
+    at = next((k for k in range(len(words) - 1, -1, -1) if words[k] == "our"), None)
+    if at is None:
+        return None
+    kind = next((heads[w] for w in words[at + 1 : at + 4] if w in heads), None)
+    if kind not in _SYSTEMS:
+        return None
+    own = [key for key in proposed if kinds.get(key) is kind]
+    return own[0] if len(own) == 1 else None
 
 
 def _in_list(f: Found, systems: list[Found], lower: list[str]) -> bool:
@@ -386,8 +391,14 @@ def find_results(
     for fig in kept:
         in_sent = by_sentence.get(fig.sent, [])
         start, end = bounds[fig.sent]
-        mine_here = _own_of_kind(lower[start : fig.start], proposed, kinds) or subject
-        owner = _subject(fig, kept, in_sent, mine_here, lower, start, figs)
+        # the paper's own system of the kind the sentence says ("our model"), unless the
+        # sentence names one of its systems before the figure ("FooLM, trained with our
+        # method, achieves": FooLM's)
+        named_own = any(
+            f.key in proposed and f.type in _SYSTEMS and f.end <= fig.start for f in in_sent
+        )
+        ours = None if named_own else _own_of_kind(lower[start : fig.start], proposed, kinds)
+        owner = _subject(fig, kept, in_sent, ours or subject, lower, start, figs)
         if owner is None:
             continue  # the score of an unnamed system
         bench = _benchmark(fig, kept, figs, in_sent, lower, lower[start:end])
