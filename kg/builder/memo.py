@@ -46,6 +46,10 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+#: the cache's folder of snapshots: what the last build read and extracted (`kg.builder.snapshot`)
+SNAPSHOTS = "snapshots"
+
+
 def memo_path(cache_dir: Path, kind: str, out: Path) -> Path:
     """Where the memo of `kind` for the exports directory `out` lives."""
     where = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
@@ -64,10 +68,10 @@ def remembered(cache_dir: Path) -> int:
 
 def clear_memos(cache_dir: Path) -> int:
     """Forget every memo (the next build writes everything afresh), and the files kept
-    beside them (kg.nt when it is no export: `kg.builder.blocks`); how many exports
-    directories they described."""
+    beside them (kg.nt when it is no export: `kg.builder.blocks`) and the snapshots (the
+    next build reads every line again); how many exports directories they described."""
     count = remembered(cache_dir)
-    for kind in ("pages", "blocks"):
+    for kind in ("pages", "blocks", SNAPSHOTS):
         for path in (cache_dir / kind).glob("*") if (cache_dir / kind).is_dir() else ():
             if path.is_file():
                 path.unlink(missing_ok=True)

@@ -27,6 +27,7 @@ from kg.builder.pages import (
     views_ahead,
 )
 from kg.builder.rdf_blocks import write_rdf
+from kg.builder.snapshot import load_snapshot, save_snapshot, snapshot_path
 from kg.builder.store_step import placed_states, start_store, store_for_queries
 from kg.errors import ExportError
 from kg.export import outputs
@@ -39,6 +40,7 @@ from kg.export.writer import ExportWriter, fill
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
+from kg.ingest.remembered import RememberedLines
 from kg.link import link
 from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
@@ -136,14 +138,17 @@ def build(
     outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
     with collector_paused_kept_old():
+        where = snapshot_path(cache_dir or default_cache_dir(), out) if cache else None
         with warm_workers(inputs, engine) as warm:
-            papers = _read(inputs, fmt, strict, progress)
+            lines = RememberedLines(load_snapshot(where)) if cache else None
+            papers = _read(inputs, fmt, strict, progress, lines)
             store = ExtractionCache(cache_dir) if cache else None
             extractions, cached = _extract(papers, engine, scheduler, store, progress, warm)
         kg = _link(extractions, progress)
         memo, blocks = _memos(out, cache_dir, cache)
+        remember = partial(save_snapshot, where, lines) if lines is not None else None
         triples, files, written = _export(
-            kg, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+            kg, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache, remember
         )
     return BuildSummary(
         papers=len(kg.papers),
@@ -176,10 +181,12 @@ def _export(
     progress: Progress,
     cache_dir: Path | None,
     cache: bool,
+    remember: Callable[[], None] | None = None,
 ) -> tuple[int, frozenset[str], list[Path]]:
-    """Steps 5 and 6: every export written and put in place, the memos saved, and with
-    `cache` the graph's store for queries (its child started once kg.nt is written); how
-    many triples, which copies of the graph and the files written."""
+    """Steps 5 and 6: every export written and put in place, the memos (and `remember`:
+    the snapshot) saved, and with `cache` the graph's store for queries (its child started
+    once kg.nt is written); how many triples, which copies of the graph and the files
+    written."""
     job: StoreJob | None = None
     try:
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
@@ -193,6 +200,8 @@ def _export(
             # the exports this build put in place, the name kept for the next to update it
             placed = placed_states(out, writer.placed) if job is not None else None
             blocks.save(writer.aside, key_of(placed) if placed is not None else None)
+            if remember is not None:
+                remember()
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if job is not None:
             with _stage("store", progress):
@@ -204,11 +213,20 @@ def _export(
     return triples, files, written
 
 
-def _read(inputs: Sequence[Path], fmt: str | None, strict: bool, progress: Progress) -> list[Paper]:
-    """Step 1: the papers of every input."""
+def _read(
+    inputs: Sequence[Path],
+    fmt: str | None,
+    strict: bool,
+    progress: Progress,
+    lines: RememberedLines | None = None,
+) -> list[Paper]:
+    """Step 1: the papers of every input (with `lines`, those of lines the last build read
+    as it read them)."""
     with _stage("read", progress):
-        papers = read_inputs(inputs, fmt, strict)
+        papers = read_inputs(inputs, fmt, strict, lines)
     log.info("read %d abstracts from %d input(s)", len(papers), len(inputs))
+    if lines is not None and lines.reused:
+        log.info("%d of them from lines the last build read", lines.reused)
     return papers
 
 

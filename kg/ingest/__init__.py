@@ -12,6 +12,8 @@ from kg.ingest.files import input_files
 from kg.ingest.formats import BY_NAME, BY_SUFFIX, TEXT_SUFFIXES, sniff
 from kg.ingest.merge import merge
 from kg.ingest.papers import clean, paper_id, parse_heading
+from kg.ingest.remembered import RememberedLines
+from kg.ingest.structured import read_jsonl
 from kg.model import Paper
 
 __all__ = [
@@ -36,13 +38,20 @@ def detect_format(path: Path, text: str) -> str:
     return found.name
 
 
-def read_file(path: Path, fmt: str | None = None, strict: bool = False) -> list[Paper]:
+def read_file(
+    path: Path,
+    fmt: str | None = None,
+    strict: bool = False,
+    known: RememberedLines | None = None,
+) -> list[Paper]:
     """Every abstract of one file, as `Paper`s.
 
     Args:
         path: the file.
         fmt: one of FORMATS, or None to detect it.
         strict: stop at the first bad record instead of skipping it with a warning.
+        known: the lines of JSON Lines files the last build read, and their papers: those
+            lines are not parsed again (`kg.ingest.remembered`).
 
     Raises:
         InputError: the file cannot be read, or holds no abstract.
@@ -51,22 +60,35 @@ def read_file(path: Path, fmt: str | None = None, strict: bool = False) -> list[
     fmt = fmt or detect_format(path, text)
     if fmt not in BY_NAME:
         raise InputError(path, f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    papers = [p for p in BY_NAME[fmt].read(path, text, strict) if p is not None]
+    records = (
+        read_jsonl(path, text, strict, known)
+        if fmt == "jsonl" and known is not None
+        else BY_NAME[fmt].read(path, text, strict)
+    )
+    papers = [p for p in records if p is not None]
     if not papers:
         raise InputError(path, f"holds no abstract (read as {fmt})")
     return papers
 
 
-def read_inputs(paths: Iterable[Path], fmt: str | None = None, strict: bool = False) -> list[Paper]:
+def read_inputs(
+    paths: Iterable[Path],
+    fmt: str | None = None,
+    strict: bool = False,
+    known: RememberedLines | None = None,
+) -> list[Paper]:
     """Every abstract from the given files and directories, one `Paper` per paper.
 
     The same paper met twice (the same abstract, or the same id from the input) is one
     paper: the first wins; records merged that differ otherwise are reported with counts.
+    With `known`, lines of JSON Lines files that the last build read are not parsed again.
 
     Raises:
         InputError: a path is missing or not a regular file, or a file cannot be read as
             abstracts.
     """
     return merge(
-        paper for path in input_files(paths, SUFFIXES) for paper in read_file(path, fmt, strict)
+        paper
+        for path in input_files(paths, SUFFIXES)
+        for paper in read_file(path, fmt, strict, known)
     )

@@ -7,6 +7,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 from kg import bidi
@@ -17,6 +18,17 @@ from kg.ingest.placeholders import is_placeholder
 from kg.model import Paper
 
 log = logging.getLogger(__name__)
+
+#: how many warnings `paper_from_record` gave in this context: a reader that remembers
+#: records from one build to the next keeps only those read without one
+#: (`kg.ingest.remembered`), so that a rebuild warns about a record again
+WARNINGS: ContextVar[int] = ContextVar("kg_record_warnings", default=0)
+
+
+def _warn(message: str, *args: object) -> None:
+    WARNINGS.set(WARNINGS.get() + 1)
+    log.warning(message, *args)
+
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _VENUE = re.compile(r"\b([A-Za-z][A-Za-z-]*)\b")
@@ -113,7 +125,7 @@ def _bad(source: Path, line: int, message: str, strict: bool) -> None:
     """A field that is not what it says: a warning, or with `strict` an error."""
     if strict:
         raise InputError(source, message, line=line)
-    log.warning("%s:%d: %s; dropped", source, line, message)
+    _warn("%s:%d: %s; dropped", source, line, message)
 
 
 def _shown(value: str) -> str:
@@ -165,7 +177,7 @@ def paper_from_record(
     if "\n" in abstract or "\r" in abstract:
         abstract = _LINE_BREAK.sub(" ", abstract)
     if _UNWRITABLE.search(abstract):
-        log.warning(
+        _warn(
             "%s:%d: control characters or lone surrogates in the abstract replaced by U+FFFD",
             source,
             line,
@@ -177,11 +189,11 @@ def paper_from_record(
         )
         if strict:
             raise InputError(source, message, line=line)
-        log.warning("%s:%d: %s; skipped", source, line, message)
+        _warn("%s:%d: %s; skipped", source, line, message)
         return None
     title = _text(fields.get("title"))
     if controls := bidi.found(abstract + title):
-        log.warning(
+        _warn(
             "%s:%d: bidirectional-text controls (%s) kept as given; pages show each as a "
             "visible mark such as [%s]",
             source,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.ingest.limits import MAX_ABSTRACT_BYTES, oversized
-from kg.ingest.papers import paper_from_record
+from kg.ingest.papers import WARNINGS, paper_from_record
+from kg.ingest.remembered import RememberedLines, line_key
 from kg.model import Paper
 
 log = logging.getLogger(__name__)
@@ -22,12 +23,22 @@ def _skip(path: Path, line: int, message: str, strict: bool) -> None:
     log.warning("%s:%d: %s; skipped", path, line, message)
 
 
-def read_jsonl(path: Path, text: str, strict: bool) -> list[Paper | None]:
-    """One JSON object a line."""
+def read_jsonl(
+    path: Path, text: str, strict: bool, known: RememberedLines | None = None
+) -> list[Paper | None]:
+    """One JSON object a line; with `known`, a line the last build read is not parsed again
+    (`kg.ingest.remembered`)."""
     papers: list[Paper | None] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        key = None
+        if known is not None:
+            key = line_key(path.name, line)
+            paper = known.paper(key, number, len(papers) + 1)
+            if paper is not None:
+                papers.append(paper)
+                continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
@@ -36,11 +47,14 @@ def read_jsonl(path: Path, text: str, strict: bool) -> list[Paper | None]:
         if not isinstance(record, dict):
             _skip(path, number, "not a JSON object", strict)
             continue
-        papers.append(
-            paper_from_record(
-                record, source=path, line=number, index=len(papers) + 1, strict=strict
-            )
+        warned = WARNINGS.get()
+        paper = paper_from_record(
+            record, source=path, line=number, index=len(papers) + 1, strict=strict
         )
+        papers.append(paper)
+        if known is not None and key is not None and paper is not None:
+            if WARNINGS.get() == warned:  # one that warned is read again, and warns again
+                known.remember(key, paper)
     return papers
 
 

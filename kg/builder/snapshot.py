@@ -1,0 +1,77 @@
+"""What the last build into an exports directory read, kept in the cache for the next: the
+papers of its JSON Lines lines (`kg.ingest.remembered`). A rebuild after one abstract of
+25,000 changed parses that line alone and takes every other paper from here (0.1 s), where
+parsing the file again took a second of its 8-10 s. (Their extractions come from the
+extraction cache, as before: unpickling them took as long as the cache, and writing them
+at the end of each build longer.)
+
+The snapshot is a pickle in the cache directory (`--no-cache` neither reads nor writes one),
+as the memos are JSON files there (`kg.builder.memo`): it is written atomically after the
+exports are in place, and trusted only when the code and extractor that wrote it are this
+build's. Like every file of the cache it is the user's own: a cache directory others can
+write to is not one to build from.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from kg.builder.cache import fingerprint as extractor_fingerprint
+from kg.builder.memo import SNAPSHOTS, memo_path
+from kg.builder.memo import fingerprint as code_fingerprint
+from kg.ingest.remembered import LineKey, RememberedLines
+from kg.model import Paper
+
+log = logging.getLogger(__name__)
+
+
+def snapshot_path(cache_dir: Path, out: Path) -> Path:
+    """Where the snapshot of the builds into `out` lives."""
+    return memo_path(cache_dir, SNAPSHOTS, out).with_suffix(".pickle")
+
+
+def _stamp() -> tuple[str, str, str]:
+    return ("kg snapshot 1", code_fingerprint(), extractor_fingerprint())
+
+
+def load_snapshot(path: Path | None) -> dict[LineKey, Paper]:
+    """The papers of the snapshot at `path` by line; none when there is none, it is
+    unreadable or other code wrote it."""
+    if path is None:
+        return {}
+    try:
+        with path.open("rb") as handle:
+            if pickle.load(handle) != _stamp():  # a small header, read first
+                return {}
+            lines = pickle.load(handle)
+    except FileNotFoundError:
+        return {}
+    except Exception as error:  # noqa: BLE001 - a broken cache file is only a slower build
+        log.info("%s: snapshot not read (%s); every line is read again", path, error)
+        return {}
+    return lines if isinstance(lines, dict) else {}
+
+
+def save_snapshot(path: Path | None, lines: RememberedLines) -> None:
+    """Write the snapshot of this build: the papers of the lines it read (`lines.now`). One
+    that cannot be written is skipped with a warning (the next build reads every line)."""
+    if path is None:
+        return
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".snapshot.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(_stamp(), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(lines.now, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as error:
+        log.warning("%s: cannot write the snapshot (%s); skipped", path, error.strerror)
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
