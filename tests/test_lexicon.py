@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
+from rdflib import RDF, Graph
+from rdflib.namespace import SKOS
 
 from kg.extract.components import LEXICON
 from kg.extract.markup import strip_markup
-from kg.lexicon import default_lexicon
+from kg.lexicon import default_lexicon, load_lexicon
+from kg.model import EntityType
 from kg.names import entity_key, fold
+from kg.namespaces import ENTITY, KG
+from kg.resources import ontology_dir
 
 
 def test_keys_are_folded_preferred_labels_and_families_exist():
@@ -22,6 +27,39 @@ def test_keys_are_folded_preferred_labels_and_families_exist():
     for c in concepts:
         assert c.key == entity_key(c.label), c.label
         assert c.broader is None or c.broader in keys, c.key
+
+
+def test_the_lexicon_read_by_oxigraph_is_the_lexicon_rdflib_reads():
+    graph = Graph().parse(ontology_dir() / "lexicon.ttl", format="turtle")
+    kinds = {KG[t.value]: t for t in EntityType}
+    expected = set()
+    for subject, _, cls in graph.triples((None, RDF.type, None)):
+        if cls in kinds:
+            broader = graph.value(subject, KG.variantOf)
+            expected.add(
+                (
+                    str(subject).removeprefix(str(ENTITY)),
+                    str(graph.value(subject, SKOS.prefLabel)),
+                    kinds[cls],
+                    tuple(sorted(str(a) for a in graph.objects(subject, SKOS.altLabel))),
+                    str(broader).removeprefix(str(ENTITY)) if broader is not None else None,
+                )
+            )
+    read = {(c.key, c.label, c.type, c.alt_labels, c.broader) for c in load_lexicon()}
+    assert read == expected and len(read) > 800
+
+
+@pytest.mark.parametrize("labels", ["", 'skos:prefLabel "A", "B" ;'])
+def test_a_concept_without_one_preferred_label_is_refused(tmp_path, labels):
+    path = tmp_path / "lexicon.ttl"
+    path.write_text(
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+        f"@prefix kg: <{KG}> .\n"
+        f'<{ENTITY}foo> a kg:Method ; {labels} skos:altLabel "Foo" .\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="preferred labels"):
+        load_lexicon(path)
 
 
 def test_no_two_concepts_share_a_name():

@@ -124,6 +124,14 @@ def test_no_cache_no_snapshot_and_clearing_the_cache_forgets_it(jsonl, tmp_path)
     assert not snapshot_path(cache, tmp_path / "b").exists()
 
 
+def test_the_cache_keeps_the_snapshots_of_the_latest_four_exports_directories(jsonl, tmp_path):
+    cache = tmp_path / "cache"
+    for name in "abcde":
+        build([jsonl], tmp_path / name, cache_dir=cache, views="none")
+    kept = [name for name in "abcde" if snapshot_path(cache, tmp_path / name).exists()]
+    assert kept == list("bcde")
+
+
 def test_a_snapshot_that_cannot_be_written_is_skipped_with_a_warning(tmp_path, caplog):
     blocked = write(tmp_path / "file", "not a folder")
     with caplog.at_level(logging.WARNING):

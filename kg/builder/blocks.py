@@ -233,7 +233,7 @@ class BlockMemo:
             kept.unlink(missing_ok=True)
             log.warning("%s: cannot keep %s (%s)", kept, name, error.strerror)
             return None
-        _prune_aside(kept)
+        keep_latest(kept)
         return kept
 
 
@@ -242,9 +242,10 @@ class BlockMemo:
 KEEP_ASIDE = 4
 
 
-def _prune_aside(kept: Path) -> None:
-    """Remove the files kept aside like `kept` for other exports directories, but the
-    `KEEP_ASIDE` most recent (a copy is as large as the export it stands for)."""
+def keep_latest(kept: Path) -> None:
+    """Remove the files kept in the cache like `kept` for other exports directories (kg.nt
+    aside, snapshots), but the `KEEP_ASIDE` most recent (a copy is as large as the export it
+    stands for)."""
     others = sorted(
         (p for p in kept.parent.glob(f"*{kept.suffix}") if p != kept and p.is_file()),
         key=lambda p: p.stat().st_mtime_ns,

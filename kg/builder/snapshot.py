@@ -7,9 +7,10 @@ at the end of each build longer.)
 
 The snapshot is a pickle in the cache directory (`--no-cache` neither reads nor writes one),
 as the memos are JSON files there (`kg.builder.memo`): it is written atomically after the
-exports are in place, and trusted only when the code and extractor that wrote it are this
-build's. Like every file of the cache it is the user's own: a cache directory others can
-write to is not one to build from.
+exports are in place (for the four exports directories built last, as kg.nt kept aside:
+`kg.builder.blocks.keep_latest`), and trusted only when the code and extractor that wrote
+it are this build's. Like every file of the cache it is the user's own: a cache directory
+others can write to is not one to build from.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pickle
 import tempfile
 from pathlib import Path
 
+from kg.builder.blocks import keep_latest
 from kg.builder.cache import fingerprint as extractor_fingerprint
 from kg.builder.memo import SNAPSHOTS, memo_path
 from kg.builder.memo import fingerprint as code_fingerprint
@@ -70,6 +72,7 @@ def save_snapshot(path: Path | None, lines: RememberedLines) -> None:
             pickle.dump(lines.now, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
         tmp = None
+        keep_latest(path)
     except OSError as error:
         log.warning("%s: cannot write the snapshot (%s); skipped", path, error.strerror)
     finally:

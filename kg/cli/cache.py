@@ -14,8 +14,9 @@ def cache() -> None:
     `kg build` keeps every abstract's extraction, keyed by the abstract and the extractor
     (its version, lexicon and word lists), in $KG_CACHE_DIR (default ~/.cache/kg). A
     rebuild extracts only new or changed abstracts; a new extractor starts afresh. It also
-    remembers, for each exports directory, what the last build wrote there: a rebuild copies
-    each unchanged paper's RDF and keeps each unchanged page.
+    remembers, for each exports directory, what the last build read and wrote there: a
+    rebuild parses only the changed lines of a JSON Lines file, copies each unchanged
+    paper's RDF and keeps each unchanged page.
 
     \b
     Example:
@@ -47,7 +48,7 @@ def cache_info() -> None:
 @cache.command(name="clear")
 @handle_errors
 def cache_clear() -> None:
-    """Remove every cached extraction, page memo and stored graph.
+    """Remove every cached extraction, memo, snapshot and stored graph.
 
     \b
     Example:
