@@ -70,6 +70,21 @@ def test_build_times_kg_as_a_process(tmp_path):
 
 
 @pytest.mark.slow
+def test_rebuilds_times_two_checkouts_in_turn(tmp_path):
+    # this checkout against itself: each rebuild is timed, and the medians are compared
+    out = run_bench(
+        tmp_path, "bench/rebuilds.py", "--base", str(ROOT), "--size", "12", "--pairs", "2"
+    )
+    assert "kg rebuilds in turn, 12 abstracts, 2 changes" in out, out
+    walls = re.findall(r"^  (this|base) \(.*\): ([0-9. ]+) s$", out, re.MULTILINE)
+    assert [w[0] for w in walls] == ["this", "base"], out
+    assert all(len(w[1].split()) == 2 and float(w[1].split()[0]) > 0 for w in walls), out
+    medians = re.findall(r"median (rebuild|extraction ended at): this ([0-9.]+) s", out)
+    assert [m[0] for m in medians] == ["rebuild", "extraction ended at"], out
+    assert all(float(m[1]) > 0 for m in medians), out  # nan where no stage was logged
+
+
+@pytest.mark.slow
 def test_queries_agree_on_both_engines(tmp_path):
     out = run_bench(tmp_path, "bench/queries.py", "--papers", "30")
     # each query's row ends in whether both engines answered the same: "yes" or "NO"
