@@ -9,7 +9,7 @@ MATH ≠ MATH500 and Qwen3 ≠ Qwen3-VL.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from kg.extract.families import model_family
 from kg.lexicon import Concept, default_lexicon
@@ -64,28 +64,80 @@ def link(
     Returns:
         A `KnowledgeGraph` with papers, entities, assertions and results sorted by key.
     """
-    extractions = list(extractions)
-    names = _Names(lexicon if lexicon is not None else default_lexicon())
-    uf, reasons = _group(extractions, names)
-    members, local = _members(extractions, uf, names)
-    keys_of: dict[str, set[str]] = defaultdict(set)
-    for k in list(uf.parent):
-        keys_of[uf.find(k)].add(k)
-    final_key: dict[str, str] = {}
-    entities: list[Entity] = []
-    for root, items in members.items():
-        entity = _entity(items, keys_of[root], names.concepts, reasons)
-        final_key[root] = entity.key
-        entities.append(entity)
-    assertions, results = _statements(extractions, final_key, local)
-    return KnowledgeGraph(
-        papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
-        entities=tuple(sorted(entities, key=lambda e: e.key)),
-        assertions=tuple(sorted(assertions, key=_assertion_order)),
-        results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
-        extractions=tuple(extractions),
-        links=tuple(sorted((pid, name, final_key[root]) for (pid, name), root in local.items())),
-    )
+    return Linker(lexicon).link(extractions)
+
+
+class Linker:
+    """`link` in two steps: the entities of the extractions at hand are made ahead
+    (`ahead`), and `link` makes again only those of the groups that the other extractions
+    join. A rebuild links its cached extractions while its worker starts spaCy for the few
+    it must extract (`kg.builder.engines.run_extraction`'s `meanwhile`). The graph is the
+    one `link` makes of all of them at once: an entity depends on its group's members, not
+    on their order, and a group no later extraction joins keeps its members (tested)."""
+
+    def __init__(self, lexicon: tuple[Concept, ...] | None = None) -> None:
+        self._names = _Names(lexicon if lexicon is not None else default_lexicon())
+        self._uf = _UnionFind()
+        self._reasons: dict[str, set[str]] = defaultdict(set)
+        self._grouped: set[int] = set()  #: the extractions grouped so far, by id()
+        self._made: dict[str, Entity] = {}  #: the entities made ahead, by their group's root
+
+    def _add(self, extractions: Iterable[Extraction]) -> list[Extraction]:
+        """Group the extractions not grouped yet; those."""
+        new = [ex for ex in extractions if id(ex) not in self._grouped]
+        _group(new, self._names, self._uf, self._reasons)
+        self._grouped.update(id(ex) for ex in new)
+        return new
+
+    def _keys_of(self) -> dict[str, set[str]]:
+        """The keys of each group, by its root."""
+        keys_of: dict[str, set[str]] = defaultdict(set)
+        for k in list(self._uf.parent):
+            keys_of[self._uf.find(k)].add(k)
+        return keys_of
+
+    def ahead(self, extractions: Sequence[Extraction]) -> None:
+        """Group `extractions` and make the entity of every group they form."""
+        self._add(extractions)
+        members, _ = _members(list(extractions), self._uf, self._names)
+        keys_of = self._keys_of()
+        self._made = {
+            root: _entity(items, keys_of[root], self._names.concepts, self._reasons)
+            for root, items in members.items()
+        }
+
+    def link(self, extractions: Iterable[Extraction]) -> KnowledgeGraph:
+        """The graph of `extractions` (those given to `ahead` among them, or not)."""
+        extractions = list(extractions)
+        later = self._add(extractions)
+        # the groups a later extraction joins: the roots its names and aliases lead to now
+        joined = {
+            self._uf.find(k)
+            for ex in later
+            for e in ex.entities
+            for k in (self._names.of(e), *map(self._names.key, e.aliases))
+        }
+        members, local = _members(extractions, self._uf, self._names)
+        keys_of = self._keys_of()
+        final_key: dict[str, str] = {}
+        entities: list[Entity] = []
+        for root, items in members.items():
+            entity = self._made.get(root) if root not in joined else None
+            if entity is None:
+                entity = _entity(items, keys_of[root], self._names.concepts, self._reasons)
+            final_key[root] = entity.key
+            entities.append(entity)
+        assertions, results = _statements(extractions, final_key, local)
+        return KnowledgeGraph(
+            papers=tuple(sorted((ex.paper for ex in extractions), key=lambda p: p.id)),
+            entities=tuple(sorted(entities, key=lambda e: e.key)),
+            assertions=tuple(sorted(assertions, key=_assertion_order)),
+            results=tuple(sorted(results, key=lambda r: (r.paper, r.sentence.start, r.text))),
+            extractions=tuple(extractions),
+            links=tuple(
+                sorted((pid, name, final_key[root]) for (pid, name), root in local.items())
+            ),
+        )
 
 
 class _Names:
@@ -110,10 +162,13 @@ class _Names:
         return e.concept or self.key(e.name)
 
 
-def _group(extractions: list[Extraction], names: _Names) -> tuple[_UnionFind, dict[str, set[str]]]:
-    """Every entity's key joined with its aliases' keys, and why each join was made."""
-    uf = _UnionFind()
-    reasons: dict[str, set[str]] = defaultdict(set)
+def _group(
+    extractions: list[Extraction],
+    names: _Names,
+    uf: _UnionFind,
+    reasons: dict[str, set[str]],
+) -> None:
+    """Join every entity's key with its aliases' keys (in `uf`), noting why (`reasons`)."""
     for ex in extractions:
         for e in ex.entities:
             k = names.of(e)
@@ -123,7 +178,6 @@ def _group(extractions: list[Extraction], names: _Names) -> tuple[_UnionFind, di
                 if ak != k:
                     uf.union(k, ak)
                     reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
-    return uf, reasons
 
 
 _Members = dict[str, list[tuple[str, ExtractedEntity]]]

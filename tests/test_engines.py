@@ -164,6 +164,34 @@ def test_a_worker_started_ahead_extracts_what_one_process_extracts(tmp_path, mon
     assert (again, cached) == (alone, len(papers))
 
 
+def test_the_cached_extractions_are_handed_over_while_the_worker_extracts_the_rest(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(kg.builder.engines, "WARM_FROM_BYTES", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    papers = read_inputs([SEEDS])
+    cache = ExtractionCache(tmp_path / "cache")
+    run_extraction(papers[::2], cache=cache, workers=1)  # every other paper cached
+    handed: list[list] = []
+    with warm_workers([SEEDS], "local") as warm:
+        done, cached = run_extraction(
+            papers, cache=cache, warm=warm, workers=1, meanwhile=handed.append
+        )
+    assert cached == len(papers[::2])
+    assert handed == [done[::2]]  # once, the cached ones in order, before the rest
+    for every in (True, False):  # all cached, or none: nothing to do meanwhile
+        handed.clear()
+        with warm_workers([SEEDS], "local") as warm:
+            run_extraction(
+                papers,
+                cache=cache if every else None,
+                warm=warm,
+                workers=1,
+                meanwhile=handed.append,
+            )
+        assert handed == []
+
+
 _AHEAD = """
 import os, sys
 from pathlib import Path

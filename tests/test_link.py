@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import random
+
 import pytest
+from conftest import SEEDS
 
 from kg.extract import extract
-from kg.link import link
+from kg.link import Linker, link
 from kg.model import EntityType, Paper
 
 
@@ -108,3 +111,50 @@ def test_seed_graph_has_no_duplicates_and_no_false_merges(built):
     graph = nx.read_graphml(built / "kg.graphml")
     names = [fold(d["label"]) for _, d in graph.nodes(data=True) if d["kind"] == "entity"]
     assert len(names) == len(set(names))
+
+
+# `Linker`: the cached extractions linked ahead, the rest after, give `link`'s graph
+
+
+def seed_extractions(nlp) -> list:
+    from kg.ingest import read_inputs
+
+    return list(extract(read_inputs(sorted(SEEDS.glob("*.txt"))), nlp))
+
+
+def paper(pid: str, text: str, line: int) -> Paper:
+    return Paper(id=pid, text=text, source="t.txt", line=line, index=line)
+
+
+ALIASED = (
+    "We propose Reflective Test-Time Scaling (ReTTS), evaluated on MATH-500.",
+    "ReTTS outperforms GRPO on MATH500 and AIME 2024.",
+    "Group Relative Policy Optimization (GRPO) is compared with FooNet on GSM8K.",
+)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_linking_ahead_then_the_rest_gives_the_graph_of_all_at_once(nlp, seed):
+    more = [paper(f"a{i}", t, i) for i, t in enumerate(ALIASED, 1)]
+    extractions = seed_extractions(nlp) + list(extract(more, nlp))
+    rng = random.Random(seed)
+    ahead = [ex for ex in extractions if rng.random() < (0.95, 0.5, 0.05)[seed % 3]]
+    linker = Linker()
+    linker.ahead(ahead)
+    assert linker.link(extractions) == link(extractions)
+
+
+def test_a_later_alias_that_joins_two_groups_remakes_their_entity(nlp):
+    texts = (
+        "We propose ReTTS, evaluated on MATH500.",
+        "We introduce Reflective Test-Time Scaling, a method evaluated on GSM8K.",
+        "We propose Reflective Test-Time Scaling (ReTTS), evaluated on GSM8K.",
+    )
+    extractions = list(extract([paper(f"p{i}", t, i) for i, t in enumerate(texts, 1)], nlp))
+    linker = Linker()
+    linker.ahead(extractions[:2])  # ReTTS and its long form: two groups, made ahead
+    kg = linker.link(extractions)  # the third joins them
+    assert kg == link(extractions)
+    retts = next(e for e in kg.entities if "ReTTS" in (e.name, *e.aliases))
+    assert {"ReTTS", "Reflective Test-Time Scaling"} <= {retts.name, *retts.aliases}
+    assert retts.papers == ("p1", "p2", "p3")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 import pytest
 from conftest import SEEDS, files, write
 
+import kg.builder.engines
 import kg.builder.snapshot
 from kg.builder.memo import clear_memos
 from kg.builder.pipeline import build
@@ -94,6 +96,24 @@ def test_a_rebuild_from_the_snapshot_equals_a_clean_build(jsonl, tmp_path, chang
         build([jsonl], out, cache_dir=cache)
     unchanged = len(records()) - (change != "insert first")  # an inserted line moves the rest
     assert reused(caplog) == [unchanged]
+    build([jsonl], tmp_path / "clean", cache=False)
+    assert files(out) == files(tmp_path / "clean")
+
+
+def test_a_rebuild_that_links_ahead_while_its_worker_extracts_equals_a_clean_build(
+    jsonl, tmp_path, monkeypatch, caplog
+):
+    monkeypatch.setattr(kg.builder.engines, "WARM_FROM_BYTES", 0)  # a worker started ahead
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build([jsonl], out, cache_dir=cache)
+    rows = records()
+    rows[5]["abstract"] = "We propose Reflective Test-Time Scaling (ReTTS), evaluated on MATH500."
+    rows.append({"abstract": "ReTTS outperforms GRPO and FooNet on GSM8K and MATH-500."})
+    write_jsonl(jsonl, rows)
+    with caplog.at_level(logging.INFO, logger="kg"):
+        build([jsonl], out, cache_dir=cache)
+    assert f"{len(rows) - 2} cached extractions linked ahead" in caplog.text
     build([jsonl], tmp_path / "clean", cache=False)
     assert files(out) == files(tmp_path / "clean")
 

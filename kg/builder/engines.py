@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from kg.errors import KgError
@@ -77,13 +77,16 @@ Extracted = tuple[Extraction, dict | None]
 
 
 def _local(
-    papers: Sequence[Paper], workers: int, warm: ProcessPoolExecutor | None
+    papers: Sequence[Paper],
+    workers: int,
+    warm: ProcessPoolExecutor | None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Iterator[Extracted]:
     if not papers:
         return  # every extraction came from the cache: no pipeline, no spaCy
     if warm is not None:  # one worker, started before the abstracts were read
-        if workers <= 1:
-            yield from _in_pools([warm], papers)
+        if workers <= 1:  # a few abstracts: this process is free while the worker starts
+            yield from _in_pools([warm], papers, meanwhile)
             return
         with spawn_pool(workers - 1, _start_worker) as more:
             yield from _in_pools([warm, *[more] * (workers - 1)], papers)
@@ -102,12 +105,17 @@ def _local(
         yield from _in_pools([pool] * workers, papers)
 
 
-def _in_pools(slots: Sequence[ProcessPoolExecutor], papers: Sequence[Paper]) -> Iterator[Extracted]:
+def _in_pools(
+    slots: Sequence[ProcessPoolExecutor],
+    papers: Sequence[Paper],
+    meanwhile: Callable[[], None] | None = None,
+) -> Iterator[Extracted]:
     """The extractions of `papers`, in order, made by worker processes: `slots` names the
     pool of each worker (a pool of n workers n times). The abstracts go in chunks of `CHUNK`,
     fewer where that gives every worker some; each worker has two chunks at a time and gets
     the next as one comes back, so one that started later (a pool added once the input was
-    read) takes fewer, and none waits for the others at the end."""
+    read) takes fewer, and none waits for the others at the end. `meanwhile` runs here once
+    the first chunks are given out."""
     size = max(1, min(CHUNK, -(-len(papers) // len(slots))))
     chunks = [list(papers[i : i + size]) for i in range(0, len(papers), size)]
     waiting = iter(range(len(chunks)))
@@ -120,6 +128,8 @@ def _in_pools(slots: Sequence[ProcessPoolExecutor], papers: Sequence[Paper]) -> 
 
     for pool in [*slots, *slots]:
         give(pool)
+    if meanwhile is not None:
+        meanwhile()
     made: dict[int, list[dict]] = {}
     ready = 0  # the first chunk not yet given out in order
     while running:
@@ -199,6 +209,7 @@ def run_extraction(
     on_progress: Progress | None = None,
     workers: int | None = None,
     warm: ProcessPoolExecutor | None = None,
+    meanwhile: Callable[[list[Extraction]], None] | None = None,
 ) -> tuple[list[Extraction], int]:
     """Extractions of `papers` in order, and how many came from the cache.
 
@@ -212,6 +223,9 @@ def run_extraction(
         workers: processes for the local engine (default: `auto_workers`).
         warm: workers of the local engine started ahead (`warm_workers`): they extract
             whatever the cache does not hold, however little.
+        meanwhile: called with the cached extractions (in order) while the one warm worker
+            extracts the few others (a rebuild: `kg.link.Linker.ahead`); not called
+            otherwise.
     """
     from kg.builder.cache import cache_key
 
@@ -229,8 +243,11 @@ def run_extraction(
     if on_progress is not None:
         on_progress(len(done))
     chosen = [papers[i] for i in todo]
+    cached = [done[i] for i in sorted(done)]
+    ahead = partial(meanwhile, cached) if meanwhile is not None and cached else None
     if engine == "local":
-        stream = _local(chosen, workers if workers is not None else auto_workers(len(chosen)), warm)
+        count = workers if workers is not None else auto_workers(len(chosen))
+        stream = _local(chosen, count, warm, ahead)
     else:
         stream = _dask(chosen, scheduler)
     pending: dict[str, dict] = {}

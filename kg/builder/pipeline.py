@@ -41,7 +41,7 @@ from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
 from kg.ingest.remembered import RememberedLines
-from kg.link import link
+from kg.link import Linker
 from kg.model import Extraction, KnowledgeGraph, Paper
 from kg.namespaces import PREFIXES
 from kg.processes import Forked, ForkedError
@@ -143,8 +143,11 @@ def build(
             lines = RememberedLines(load_snapshot(where)) if cache else None
             papers = _read(inputs, fmt, strict, progress, lines)
             store = ExtractionCache(cache_dir) if cache else None
-            extractions, cached = _extract(papers, engine, scheduler, store, progress, warm)
-        kg = _link(extractions, progress)
+            linker = Linker()
+            extractions, cached = _extract(
+                papers, engine, scheduler, store, progress, warm, partial(_ahead, linker)
+            )
+        kg = _link(extractions, progress, linker)
         memo, blocks = _memos(out, cache_dir, cache)
         remember = partial(save_snapshot, where, lines) if lines is not None else None
         triples, files, written = _export(
@@ -183,15 +186,15 @@ def _export(
     cache: bool,
     remember: Callable[[], None] | None = None,
 ) -> tuple[int, frozenset[str], list[Path]]:
-    """Steps 5 and 6: every export written and put in place, the memos (and `remember`:
-    the snapshot) saved, and with `cache` the graph's store for queries (its child started
-    once kg.nt is written); how many triples, which copies of the graph and the files
-    written."""
+    """Steps 5 and 6: every export written and put in place, the memos saved (and
+    `remember` called: the snapshot of what was read, saved while a rebuild waits for its
+    views), and with `cache` the graph's store for queries (its child started once kg.nt
+    is written); how many triples, which copies of the graph and the files written."""
     job: StoreJob | None = None
     try:
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
             triples, files, job = _write_exports(
-                kg, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache
+                kg, writer, memo, blocks, views, rdf_formats, progress, cache_dir, cache, remember
             )
             start = time.perf_counter()
             written = writer.commit()
@@ -200,8 +203,6 @@ def _export(
             # the exports this build put in place, the name kept for the next to update it
             placed = placed_states(out, writer.placed) if job is not None else None
             blocks.save(writer.aside, key_of(placed) if placed is not None else None)
-            if remember is not None:
-                remember()
         log.info("exports in place, memos written in %.1f s", time.perf_counter() - start)
         if job is not None:
             with _stage("store", progress):
@@ -237,9 +238,11 @@ def _extract(
     store: ExtractionCache | None,
     progress: Progress,
     warm: ProcessPoolExecutor | None = None,
+    meanwhile: Callable[[list[Extraction]], None] | None = None,
 ) -> tuple[list[Extraction], int]:
     """Step 2: each paper's extraction, and how many came from the cache `store` (closed
-    here); `warm`: extraction workers started before the papers were read."""
+    here); `warm`: extraction workers started before the papers were read; `meanwhile`:
+    given the cached extractions while the warm worker extracts a few others."""
     total = len(papers)
     try:
         with _stage("extract", _no_progress):  # counted in papers instead
@@ -250,17 +253,31 @@ def _extract(
                 cache=store,
                 on_progress=lambda done: progress("extract", done, total),
                 warm=warm,
+                meanwhile=meanwhile,
             )
     finally:
         if store is not None:
             store.close()
 
 
-def _link(extractions: Sequence[Extraction], progress: Progress) -> KnowledgeGraph:
+def _ahead(linker: Linker, cached: list[Extraction]) -> None:
+    """Link the cached extractions while a worker extracts the others (a rebuild)."""
+    start = time.perf_counter()
+    linker.ahead(cached)
+    log.info(
+        "link: %d cached extractions linked ahead in %.1f s, while the rest were extracted",
+        len(cached),
+        time.perf_counter() - start,
+    )
+
+
+def _link(
+    extractions: Sequence[Extraction], progress: Progress, linker: Linker | None = None
+) -> KnowledgeGraph:
     """Step 3: the linked knowledge graph (its NetworkX graph is made where it is needed:
-    `_graph_of`)."""
+    `_graph_of`); `linker` may have linked the cached extractions ahead."""
     with _stage("link", progress):
-        return link(extractions)
+        return (linker or Linker()).link(extractions)
 
 
 def _graph_of(kg: KnowledgeGraph) -> Callable[[], nx.MultiDiGraph]:
@@ -316,6 +333,7 @@ def _write_exports(
     progress: Progress,
     cache_dir: Path | None,
     store: bool,
+    remember: Callable[[], None] | None = None,
 ) -> tuple[int, frozenset[str], StoreJob | None]:
     """Step 5: every export to its temporary (`writer`); how many triples the graph holds,
     which copies of it were written (`rdf_formats`) and, with `store`, the child writing
@@ -360,6 +378,8 @@ def _write_exports(
         job = start_store(rdf, cache_dir) if store else None
         with _stage(EXTRACTIONS, progress):
             write_jsonl(kg, writer, blocks, layout)
+        if remember is not None:  # a line's paper is the same whether this build fails or not
+            remember()
         with _stage("views", _no_progress):  # counted in pages instead
             drawn = drawn_ahead(ahead, memo)
             ahead = None  # done: what it sent is not held twice

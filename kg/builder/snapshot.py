@@ -6,8 +6,9 @@ extraction cache, as before: unpickling them took as long as the cache, and writ
 at the end of each build longer.)
 
 The snapshot is a pickle in the cache directory (`--no-cache` neither reads nor writes one),
-as the memos are JSON files there (`kg.builder.memo`): it is written atomically after the
-exports are in place (for the four exports directories built last, as kg.nt kept aside:
+as the memos are JSON files there (`kg.builder.memo`): it is written atomically while a
+rebuild waits for its views (a line's paper is the same whether the build then fails or
+not), kept for the four exports directories built last (as kg.nt kept aside:
 `kg.builder.blocks.keep_latest`), and trusted only when the code and extractor that wrote
 it are this build's. Like every file of the cache it is the user's own: a cache directory
 others can write to is not one to build from.
