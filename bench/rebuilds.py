@@ -8,7 +8,8 @@ writes them, or `--file` copied) into an exports directory of its own with a fre
 its own: `kg build FILE --out DIR`, a process with default options, as a user runs it (this
 first build is not timed). Then `--pairs` times: one more abstract is changed and both
 rebuild, in turn (which goes first alternates), each timed from outside as a process, with
-the moment its `kg -v` log says the extraction stage ended. Printed: each rebuild, and the
+the moment its `kg -v` log says the link stage ended (extraction and linking done, however
+a code splits them). Printed: each rebuild, and the
 medians and their difference. A rebuild varies by a fifth from one minute to the next on a
 shared machine; rebuilds in turn see the same minutes, where medians of two runs of
 bench/build.py an hour apart do not.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,24 +30,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 ROOT = Path(__file__).resolve().parents[1]
+#: the log line of the link stage's end ("link: 1.4 s")
+LINKED = re.compile(r"Info: link: [0-9.]+ s$")
 
 
 def rebuild(checkout: Path, source: Path, out: Path, cache: Path) -> tuple[float, float]:
-    """One `kg -v build` of `checkout`'s kg: its wall seconds, and when extraction ended."""
+    """One `kg -v build` of `checkout`'s kg: its wall seconds, and when linking ended."""
     env = {**os.environ, "KG_CACHE_DIR": str(cache), "PYTHONPATH": str(checkout)}
     command = [sys.executable, "-m", "kg", "-v", "build", str(source), "--out", str(out)]
     start = time.perf_counter()
-    extracted = float("nan")
+    linked = float("nan")
     with subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     ) as process:
         assert process.stderr is not None
         for line in process.stderr:
-            if line.startswith("Info: extract:"):
-                extracted = time.perf_counter() - start
+            if LINKED.match(line):
+                linked = time.perf_counter() - start
     if process.returncode != 0:
         raise SystemExit(f"kg build of {checkout} failed ({process.returncode})")
-    return time.perf_counter() - start, extracted
+    return time.perf_counter() - start, linked
 
 
 def main() -> None:
@@ -84,7 +88,7 @@ def main() -> None:
         walls = " ".join(f"{w:.1f}" for w, _ in times[k])
         print(f"  {k} ({checkouts[k]}): {walls} s")
     medians = {k: [statistics.median(t[j] for t in times[k]) for j in (0, 1)] for k in times}
-    for j, what in enumerate(("rebuild", "extraction ended at")):
+    for j, what in enumerate(("rebuild", "linking ended at")):
         this, base = medians["this"][j], medians["base"][j]
         print(f"  median {what}: this {this:.2f} s, base {base:.2f} s, {this - base:+.2f} s")
 

@@ -68,19 +68,25 @@ def link(
 
 
 class Linker:
-    """`link` in two steps: the entities of the extractions at hand are made ahead
-    (`ahead`), and `link` makes again only those of the groups that the other extractions
-    join. A rebuild links its cached extractions while its worker starts spaCy for the few
-    it must extract (`kg.builder.engines.run_extraction`'s `meanwhile`). The graph is the
-    one `link` makes of all of them at once: an entity depends on its group's members, not
-    on their order, and a group no later extraction joins keeps its members (tested)."""
+    """`link` in two steps: `ahead` makes the entities of the extractions at hand, and
+    `link` makes again only those of the groups that the other extractions join. A rebuild
+    links its cached extractions while its worker starts spaCy for the few it must extract
+    (`kg.builder.engines.run_extraction`'s `meanwhile`). The graph is the one `link` makes
+    of all of them at once (tested): an entity depends on its group's members, not on their
+    order, and a group no later extraction joins keeps its members. Each step runs once;
+    where the extractions linked ahead are not each once among those `link` is given, it
+    links them all afresh."""
 
     def __init__(self, lexicon: tuple[Concept, ...] | None = None) -> None:
+        self._lexicon = lexicon
         self._names = _Names(lexicon if lexicon is not None else default_lexicon())
         self._uf = _UnionFind()
         self._reasons: dict[str, set[str]] = defaultdict(set)
-        self._grouped: set[int] = set()  #: the extractions grouped so far, by id()
+        #: the extractions grouped so far, by id(): `_ahead` keeps them, and their ids, alive
+        self._grouped: set[int] = set()
+        self._ahead: list[Extraction] | None = None
         self._made: dict[str, Entity] = {}  #: the entities made ahead, by their group's root
+        self._linked = False
 
     def _add(self, extractions: Iterable[Extraction]) -> list[Extraction]:
         """Group the extractions not grouped yet; those."""
@@ -97,9 +103,13 @@ class Linker:
         return keys_of
 
     def ahead(self, extractions: Sequence[Extraction]) -> None:
-        """Group `extractions` and make the entity of every group they form."""
-        self._add(extractions)
-        members, _ = _members(list(extractions), self._uf, self._names)
+        """Group `extractions` and make the entity of every group they form (once, before
+        `link`)."""
+        if self._ahead is not None or self._linked:
+            raise RuntimeError("a Linker links ahead once, before it links")
+        self._ahead = list(extractions)
+        self._add(self._ahead)
+        members, _ = _members(self._ahead, self._uf, self._names)
         keys_of = self._keys_of()
         self._made = {
             root: _entity(items, keys_of[root], self._names.concepts, self._reasons)
@@ -107,8 +117,16 @@ class Linker:
         }
 
     def link(self, extractions: Iterable[Extraction]) -> KnowledgeGraph:
-        """The graph of `extractions` (those given to `ahead` among them, or not)."""
+        """The graph of `extractions`, which hold those linked ahead (once each), or it is
+        linked afresh (once)."""
+        if self._linked:
+            raise RuntimeError("a Linker links once")
+        self._linked = True
         extractions = list(extractions)
+        if self._ahead:
+            given = [id(ex) for ex in extractions]
+            if len(set(given)) != len(given) or not self._grouped <= set(given):
+                return Linker(self._lexicon).link(extractions)
         later = self._add(extractions)
         # the groups a later extraction joins: the roots its names and aliases lead to now
         joined = {

@@ -79,8 +79,8 @@ def test_rebuilds_times_two_checkouts_in_turn(tmp_path):
     walls = re.findall(r"^  (this|base) \(.*\): ([0-9. ]+) s$", out, re.MULTILINE)
     assert [w[0] for w in walls] == ["this", "base"], out
     assert all(len(w[1].split()) == 2 and float(w[1].split()[0]) > 0 for w in walls), out
-    medians = re.findall(r"median (rebuild|extraction ended at): this ([0-9.]+) s", out)
-    assert [m[0] for m in medians] == ["rebuild", "extraction ended at"], out
+    medians = re.findall(r"median (rebuild|linking ended at): this ([0-9.]+) s", out)
+    assert [m[0] for m in medians] == ["rebuild", "linking ended at"], out
     assert all(float(m[1]) > 0 for m in medians), out  # nan where no stage was logged
 
 

@@ -173,14 +173,22 @@ def test_the_cached_extractions_are_handed_over_while_the_worker_extracts_the_re
     cache = ExtractionCache(tmp_path / "cache")
     run_extraction(papers[::2], cache=cache, workers=1)  # every other paper cached
     handed: list[list] = []
+    reported: list[int] = []
     with warm_workers([SEEDS], "local") as warm:
         done, cached = run_extraction(
-            papers, cache=cache, warm=warm, workers=1, meanwhile=handed.append
+            papers,
+            cache=cache,
+            warm=warm,
+            workers=1,
+            on_progress=reported.append,
+            meanwhile=lambda ready: handed.append((ready, list(reported))),
         )
     assert cached == len(papers[::2])
-    assert handed == [done[::2]]  # once, the cached ones in order, before the rest
+    # once, the cached ones in order, before any other came back
+    assert handed == [(done[::2], [cached])]
     for every in (True, False):  # all cached, or none: nothing to do meanwhile
         handed.clear()
+        reported.clear()
         with warm_workers([SEEDS], "local") as warm:
             run_extraction(
                 papers,

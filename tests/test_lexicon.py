@@ -49,17 +49,33 @@ def test_the_lexicon_read_by_oxigraph_is_the_lexicon_rdflib_reads():
     assert read == expected and len(read) > 800
 
 
-@pytest.mark.parametrize("labels", ["", 'skos:prefLabel "A", "B" ;'])
-def test_a_concept_without_one_preferred_label_is_refused(tmp_path, labels):
+def lexicon_file(tmp_path, body: str):
     path = tmp_path / "lexicon.ttl"
     path.write_text(
-        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
-        f"@prefix kg: <{KG}> .\n"
-        f'<{ENTITY}foo> a kg:Method ; {labels} skos:altLabel "Foo" .\n',
+        f"@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n@prefix kg: <{KG}> .\n" + body,
         encoding="utf-8",
     )
-    with pytest.raises(ValueError, match="preferred labels"):
+    return path
+
+
+@pytest.mark.parametrize(
+    "what",
+    [
+        "a kg:Method",
+        'a kg:Method ; skos:prefLabel "A", "B"',
+        'a kg:Method, kg:Model ; skos:prefLabel "A"',
+    ],
+)
+def test_a_concept_without_one_type_and_one_preferred_label_is_refused(tmp_path, what):
+    path = lexicon_file(tmp_path, f'<{ENTITY}foo> {what} ; skos:altLabel "Foo" .\n')
+    with pytest.raises(ValueError, match="one of each"):
         load_lexicon(path)
+
+
+def test_a_triple_written_twice_counts_once(tmp_path):
+    triples = f'<{ENTITY}foo> a kg:Method ; skos:prefLabel "Foo" ; skos:altLabel "F" .\n'
+    (concept,) = load_lexicon(lexicon_file(tmp_path, triples * 2))
+    assert (concept.key, concept.label, concept.alt_labels) == ("foo", "Foo", ("F",))
 
 
 def test_no_two_concepts_share_a_name():

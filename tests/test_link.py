@@ -158,3 +158,25 @@ def test_a_later_alias_that_joins_two_groups_remakes_their_entity(nlp):
     retts = next(e for e in kg.entities if "ReTTS" in (e.name, *e.aliases))
     assert {"ReTTS", "Reflective Test-Time Scaling"} <= {retts.name, *retts.aliases}
     assert retts.papers == ("p1", "p2", "p3")
+
+
+def test_a_linker_links_afresh_what_was_linked_ahead_and_is_not_all_there(nlp):
+    extractions = seed_extractions(nlp)
+    linker = Linker()
+    linker.ahead(extractions[:20])
+    assert linker.link(extractions[5:]) == link(extractions[5:])  # five linked ahead, gone
+    twice = Linker()
+    twice.ahead(extractions[:20])
+    doubled = extractions + extractions[:1]
+    assert twice.link(doubled) == link(doubled)  # one given twice
+
+
+def test_each_step_of_a_linker_runs_once(nlp):
+    extractions = seed_extractions(nlp)
+    linker = Linker()
+    linker.ahead(extractions[:3])
+    with pytest.raises(RuntimeError, match="once"):
+        linker.ahead(extractions[3:])
+    linker.link(extractions)
+    with pytest.raises(RuntimeError, match="once"):
+        linker.link(extractions)

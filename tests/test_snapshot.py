@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import pickle
 
 import pytest
 from conftest import SEEDS, files, write
@@ -40,6 +41,13 @@ def write_jsonl(path, rows: list[dict]):
 @pytest.fixture
 def jsonl(tmp_path):
     return write_jsonl(tmp_path / "in" / "papers.jsonl", records())
+
+
+def remembered_now(path) -> dict:
+    """The papers of the lines of `path`, as a fresh read remembers them."""
+    lines = RememberedLines()
+    read_inputs([path], known=lines)
+    return lines.now
 
 
 def reused(caplog) -> list[int]:
@@ -122,7 +130,7 @@ def test_an_unreadable_or_foreign_snapshot_is_read_as_none(jsonl, tmp_path, monk
     out, cache = tmp_path / "out", tmp_path / "cache"
     build([jsonl], out, cache_dir=cache)
     path = snapshot_path(cache, out)
-    assert len(load_snapshot(path)) == len(records())
+    assert load_snapshot(path) == remembered_now(jsonl)
     path.write_bytes(b"\x80\x05 not a pickle")
     assert load_snapshot(path) == {}
     with caplog.at_level(logging.INFO, logger="kg"):
@@ -132,6 +140,30 @@ def test_an_unreadable_or_foreign_snapshot_is_read_as_none(jsonl, tmp_path, monk
     stamp = kg.builder.snapshot._stamp()
     monkeypatch.setattr(kg.builder.snapshot, "_stamp", lambda: (*stamp[:2], "other extractor"))
     assert load_snapshot(path) == {}
+
+
+class Boom:
+    def __reduce__(self):
+        return (os.system, ("touch boom",))
+
+
+def test_a_snapshot_makes_papers_and_nothing_else(jsonl, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "snapshot.pickle"
+    with path.open("wb") as handle:
+        pickle.dump(kg.builder.snapshot._stamp(), handle)
+        pickle.dump({("papers.jsonl", b"x"): Boom()}, handle)
+    assert load_snapshot(path) == {}
+    assert not (tmp_path / "boom").exists()
+
+
+def test_a_build_that_read_no_json_lines_leaves_no_snapshot(jsonl, tmp_path):
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    build([jsonl], out, cache_dir=cache, views="none")
+    assert snapshot_path(cache, out).exists()
+    seeds = write(tmp_path / "in" / "papers.txt", (SEEDS / "000_3b3022f013145135.txt").read_text())
+    build([seeds], out, cache_dir=cache, views="none")
+    assert not snapshot_path(cache, out).exists()
 
 
 def test_no_cache_no_snapshot_and_clearing_the_cache_forgets_it(jsonl, tmp_path):
@@ -154,7 +186,9 @@ def test_the_cache_keeps_the_snapshots_of_the_latest_four_exports_directories(js
 
 def test_a_snapshot_that_cannot_be_written_is_skipped_with_a_warning(tmp_path, caplog):
     blocked = write(tmp_path / "file", "not a folder")
+    lines = RememberedLines()
+    read_inputs([write_jsonl(tmp_path / "in.jsonl", records()[:2])], known=lines)
     with caplog.at_level(logging.WARNING):
-        save_snapshot(blocked / "snapshots" / "x.pickle", RememberedLines())
+        save_snapshot(blocked / "snapshots" / "x.pickle", lines)
     assert "cannot write the snapshot" in caplog.text
     assert not list(tmp_path.glob("**/.snapshot.*"))

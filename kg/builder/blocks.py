@@ -245,13 +245,15 @@ KEEP_ASIDE = 4
 def keep_latest(kept: Path) -> None:
     """Remove the files kept in the cache like `kept` for other exports directories (kg.nt
     aside, snapshots), but the `KEEP_ASIDE` most recent (a copy is as large as the export it
-    stands for)."""
-    others = sorted(
-        (p for p in kept.parent.glob(f"*{kept.suffix}") if p != kept and p.is_file()),
-        key=lambda p: p.stat().st_mtime_ns,
-        reverse=True,
-    )
-    for old in others[KEEP_ASIDE - 1 :]:
+    stands for). One another build removes meanwhile is passed over."""
+    others = []
+    for path in kept.parent.glob(f"*{kept.suffix}"):
+        try:
+            if path != kept and path.is_file():
+                others.append((path.stat().st_mtime_ns, path))
+        except FileNotFoundError:
+            continue
+    for _, old in sorted(others, reverse=True)[KEEP_ASIDE - 1 :]:
         old.unlink(missing_ok=True)
 
 

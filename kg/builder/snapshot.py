@@ -10,8 +10,9 @@ as the memos are JSON files there (`kg.builder.memo`): it is written atomically 
 rebuild waits for its views (a line's paper is the same whether the build then fails or
 not), kept for the four exports directories built last (as kg.nt kept aside:
 `kg.builder.blocks.keep_latest`), and trusted only when the code and extractor that wrote
-it are this build's. Like every file of the cache it is the user's own: a cache directory
-others can write to is not one to build from.
+it are this build's (and the Python whose Unicode tables made the ids). It is read by an
+unpickler that makes nothing but `Paper`s (and the builtins they hold): a file put there by
+someone else cannot run code as the build's loads it.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import sys
 import tempfile
+import unicodedata
 from pathlib import Path
 
 from kg.builder.blocks import keep_latest
-from kg.builder.cache import fingerprint as extractor_fingerprint
 from kg.builder.memo import SNAPSHOTS, memo_path
 from kg.builder.memo import fingerprint as code_fingerprint
 from kg.ingest.remembered import LineKey, RememberedLines
@@ -37,8 +39,19 @@ def snapshot_path(cache_dir: Path, out: Path) -> Path:
     return memo_path(cache_dir, SNAPSHOTS, out).with_suffix(".pickle")
 
 
-def _stamp() -> tuple[str, str, str]:
-    return ("kg snapshot 1", code_fingerprint(), extractor_fingerprint())
+def _stamp() -> tuple[str, ...]:
+    """What the papers of a line depend on besides it: kg's code and the Unicode tables that
+    normalise the texts their ids are made from."""
+    return ("kg snapshot 2", code_fingerprint(), unicodedata.unidata_version, sys.version)
+
+
+class _PapersOnly(pickle.Unpickler):
+    """An unpickler that makes `Paper`s and builtins, and refuses every other class."""
+
+    def find_class(self, module: str, name: str) -> type:
+        if (module, name) == ("kg.model", "Paper"):
+            return Paper
+        raise pickle.UnpicklingError(f"{module}.{name} is no part of a snapshot")
 
 
 def load_snapshot(path: Path | None) -> dict[LineKey, Paper]:
@@ -48,9 +61,11 @@ def load_snapshot(path: Path | None) -> dict[LineKey, Paper]:
         return {}
     try:
         with path.open("rb") as handle:
-            if pickle.load(handle) != _stamp():  # a small header, read first
+            # a small header, read first; each pickle by an unpickler of its own (one
+            # unpickler reading two would number the second's objects after the first's)
+            if _PapersOnly(handle).load() != _stamp():
                 return {}
-            lines = pickle.load(handle)
+            lines = _PapersOnly(handle).load()
     except FileNotFoundError:
         return {}
     except Exception as error:  # noqa: BLE001 - a broken cache file is only a slower build
@@ -60,9 +75,16 @@ def load_snapshot(path: Path | None) -> dict[LineKey, Paper]:
 
 
 def save_snapshot(path: Path | None, lines: RememberedLines) -> None:
-    """Write the snapshot of this build: the papers of the lines it read (`lines.now`). One
-    that cannot be written is skipped with a warning (the next build reads every line)."""
+    """Write the snapshot of this build: the papers of the lines it read (`lines.now`); none,
+    and the last one removed, where it read no JSON Lines. One that cannot be written is
+    skipped with a warning (the next build reads every line)."""
     if path is None:
+        return
+    if not lines.now:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            log.warning("%s: cannot remove the snapshot (%s); skipped", path, error.strerror)
         return
     tmp: str | None = None
     try:
