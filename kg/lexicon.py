@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rdflib.namespace import RDF, SKOS
+
 from kg.model import EntityType
 from kg.namespaces import ENTITY, KG
 from kg.resources import ontology_dir
@@ -29,10 +31,8 @@ class Concept:
 
 
 _TYPES = {str(KG[t.value]): t for t in EntityType}
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-_SKOS = "http://www.w3.org/2004/02/skos/core#"
-_PREF_LABEL, _ALT_LABEL = _SKOS + "prefLabel", _SKOS + "altLabel"
-_VARIANT_OF = str(KG.variantOf)
+_RDF_TYPE, _VARIANT_OF = str(RDF.type), str(KG.variantOf)
+_PREF_LABEL, _ALT_LABEL = str(SKOS.prefLabel), str(SKOS.altLabel)
 
 
 def _key(text: str) -> str:

@@ -82,18 +82,10 @@ class Linker:
         self._names = _Names(lexicon if lexicon is not None else default_lexicon())
         self._uf = _UnionFind()
         self._reasons: dict[str, set[str]] = defaultdict(set)
-        #: the extractions grouped so far, by id(): `_ahead` keeps them, and their ids, alive
-        self._grouped: set[int] = set()
+        #: the extractions linked ahead (kept, so that their ids stay theirs)
         self._ahead: list[Extraction] | None = None
         self._made: dict[str, Entity] = {}  #: the entities made ahead, by their group's root
         self._linked = False
-
-    def _add(self, extractions: Iterable[Extraction]) -> list[Extraction]:
-        """Group the extractions not grouped yet; those."""
-        new = [ex for ex in extractions if id(ex) not in self._grouped]
-        _group(new, self._names, self._uf, self._reasons)
-        self._grouped.update(id(ex) for ex in new)
-        return new
 
     def _keys_of(self) -> dict[str, set[str]]:
         """The keys of each group, by its root."""
@@ -108,7 +100,7 @@ class Linker:
         if self._ahead is not None or self._linked:
             raise RuntimeError("a Linker links ahead once, before it links")
         self._ahead = list(extractions)
-        self._add(self._ahead)
+        _group(self._ahead, self._names, self._uf, self._reasons)
         members, _ = _members(self._ahead, self._uf, self._names)
         keys_of = self._keys_of()
         self._made = {
@@ -123,11 +115,13 @@ class Linker:
             raise RuntimeError("a Linker links once")
         self._linked = True
         extractions = list(extractions)
-        if self._ahead:
+        ahead = {id(ex) for ex in self._ahead or ()}
+        if ahead:
             given = [id(ex) for ex in extractions]
-            if len(set(given)) != len(given) or not self._grouped <= set(given):
+            if len(set(given)) != len(given) or not ahead <= set(given):
                 return Linker(self._lexicon).link(extractions)
-        later = self._add(extractions)
+        later = [ex for ex in extractions if id(ex) not in ahead]
+        _group(later, self._names, self._uf, self._reasons)
         # the groups a later extraction joins: the roots its names and aliases lead to now
         joined = {
             self._uf.find(k)

@@ -445,7 +445,7 @@ def test_the_cache_keeps_kg_nt_aside_for_the_latest_four_exports_directories(sou
     for n in range(6):
         build([source], tmp_path / f"out{n}", cache_dir=cache, views="none", rdf_formats="turtle")
     kept = aside(cache)
-    assert len(kept) == kg.builder.blocks.KEEP_ASIDE
+    assert len(kept) == kg.builder.memo.KEEP_ASIDE
     newest = kg.builder.memo.memo_path(cache, "blocks", tmp_path / "out5")
     assert newest.with_name(f"{newest.stem}.kg.nt") in kept
     # the directory whose copy went is built afresh: the same bytes as a clean build

@@ -233,28 +233,8 @@ class BlockMemo:
             kept.unlink(missing_ok=True)
             log.warning("%s: cannot keep %s (%s)", kept, name, error.strerror)
             return None
-        keep_latest(kept)
+        memo.keep_latest(kept)
         return kept
-
-
-#: how many exports directories' files kept aside (kg.nt of a large graph) the cache holds:
-#: the most recently built; an older one's next build writes every block afresh
-KEEP_ASIDE = 4
-
-
-def keep_latest(kept: Path) -> None:
-    """Remove the files kept in the cache like `kept` for other exports directories (kg.nt
-    aside, snapshots), but the `KEEP_ASIDE` most recent (a copy is as large as the export it
-    stands for). One another build removes meanwhile is passed over."""
-    others = []
-    for path in kept.parent.glob(f"*{kept.suffix}"):
-        try:
-            if path != kept and path.is_file():
-                others.append((path.stat().st_mtime_ns, path))
-        except FileNotFoundError:
-            continue
-    for _, old in sorted(others, reverse=True)[KEEP_ASIDE - 1 :]:
-        old.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -243,8 +243,9 @@ def run_extraction(
     if on_progress is not None:
         on_progress(len(done))
     chosen = [papers[i] for i in todo]
-    cached = [done[i] for i in sorted(done)]
-    ahead = partial(meanwhile, cached) if meanwhile is not None and cached else None
+    ahead = None
+    if meanwhile is not None and done:  # the cached extractions, in order
+        ahead = partial(meanwhile, [done[i] for i in sorted(done)])
     if engine == "local":
         count = workers if workers is not None else auto_workers(len(chosen))
         stream = _local(chosen, count, warm, ahead)

@@ -46,7 +46,7 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-#: the cache's folder of snapshots: what the last build read and extracted (`kg.builder.snapshot`)
+#: the cache's folder of snapshots: what the last build read (`kg.builder.snapshot`)
 SNAPSHOTS = "snapshots"
 
 
@@ -76,6 +76,26 @@ def clear_memos(cache_dir: Path) -> int:
             if path.is_file():
                 path.unlink(missing_ok=True)
     return count
+
+
+#: how many exports directories' files kept in the cache (kg.nt of a large graph kept aside,
+#: snapshots) it holds: the most recently built; an older one's next build makes them afresh
+KEEP_ASIDE = 4
+
+
+def keep_latest(kept: Path) -> None:
+    """Remove the files kept in the cache like `kept` for other exports directories (kg.nt
+    aside, snapshots), but the `KEEP_ASIDE` most recent (a copy is as large as the export it
+    stands for). One another build removes meanwhile is passed over."""
+    others = []
+    for path in kept.parent.glob(f"*{kept.suffix}"):
+        try:
+            if path != kept and path.is_file():
+                others.append((path.stat().st_mtime_ns, path))
+        except FileNotFoundError:
+            continue
+    for _, old in sorted(others, reverse=True)[KEEP_ASIDE - 1 :]:
+        old.unlink(missing_ok=True)
 
 
 def load(path: Path | None) -> dict:

@@ -9,8 +9,8 @@ The snapshot is a pickle in the cache directory (`--no-cache` neither reads nor 
 as the memos are JSON files there (`kg.builder.memo`): it is written atomically while a
 rebuild waits for its views (a line's paper is the same whether the build then fails or
 not), kept for the four exports directories built last (as kg.nt kept aside:
-`kg.builder.blocks.keep_latest`), and trusted only when the code and extractor that wrote
-it are this build's (and the Python whose Unicode tables made the ids). It is read by an
+`kg.builder.memo.keep_latest`), and trusted only when the code that wrote it is this
+build's (and the Python, whose Unicode tables made the ids). It is read by an
 unpickler that makes nothing but `Paper`s (and the builtins they hold): a file put there by
 someone else cannot run code as the build's loads it.
 """
@@ -25,8 +25,7 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
-from kg.builder.blocks import keep_latest
-from kg.builder.memo import SNAPSHOTS, memo_path
+from kg.builder.memo import SNAPSHOTS, keep_latest, memo_path
 from kg.builder.memo import fingerprint as code_fingerprint
 from kg.ingest.remembered import LineKey, RememberedLines
 from kg.model import Paper

@@ -180,15 +180,14 @@ def figure_features(
         f"mag:{_bucket(fig.value)}",
         f"{unit}|{_bucket(fig.value)}",
     ]
+    words = [lower[a - k] if a - k >= 0 else "<s>" for k in (1, 2, 3)]  # before it
     for k in (1, 2, 3):
-        out.append(f"p{k}:{lower[a - k] if a - k >= 0 else '<s>'}")
+        out.append(f"p{k}:{words[k - 1]}")
         out.append(f"n{k}:{lower[b + k - 1] if b + k - 1 < n else '</s>'}")
     # the word or two before it, with its unit: "over 70%" is a score, "over 1,000" a
     # count; "up to 98.1%", "as high as 84%"
-    before1 = lower[a - 1] if a > 0 else "<s>"
-    before2 = lower[a - 2] if a > 1 else "<s>"
-    out.append(f"p1|{unit}:{before1}")
-    out.append(f"p21|{unit}:{before2} {before1}")
+    out.append(f"p1|{unit}:{words[0]}")
+    out.append(f"p21|{unit}:{words[1]} {words[0]}")
     if a > 0 and lower[a - 1] in _SIGNS:
         out.append("signed")
     if any(is_metric(w, cues) for w in lower[max(0, a - 4) : a]):

@@ -13,7 +13,6 @@ from kg.ingest.formats import BY_NAME, BY_SUFFIX, TEXT_SUFFIXES, sniff
 from kg.ingest.merge import merge
 from kg.ingest.papers import clean, paper_id, parse_heading
 from kg.ingest.remembered import RememberedLines
-from kg.ingest.structured import read_jsonl
 from kg.model import Paper
 
 __all__ = [
@@ -60,10 +59,11 @@ def read_file(
     fmt = fmt or detect_format(path, text)
     if fmt not in BY_NAME:
         raise InputError(path, f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    form = BY_NAME[fmt]
     records = (
-        read_jsonl(path, text, strict, known)
-        if fmt == "jsonl" and known is not None
-        else BY_NAME[fmt].read(path, text, strict)
+        form.remembering(path, text, strict, known)
+        if form.remembering is not None and known is not None
+        else form.read(path, text, strict)
     )
     papers = [p for p in records if p is not None]
     if not papers:

@@ -8,12 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from kg.ingest.remembered import RememberedLines
 from kg.ingest.structured import read_bibtex, read_json, read_jsonl, read_table
 from kg.ingest.text import has_paragraphs, read_lines, read_paragraphs
 from kg.model import Paper
 
 #: a reader: (file, its text, strict) -> a Paper per record, None for a record skipped
 Reader = Callable[[Path, str, bool], list[Paper | None]]
+#: a reader that takes the papers of lines the last build read (`kg.ingest.remembered`)
+Remembering = Callable[[Path, str, bool, RememberedLines], list[Paper | None]]
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,8 @@ class InputFormat:
     sniff: Callable[[str], bool] | None = None
     #: formats are sniffed in this order: a marker first, plain text last
     rank: int = 0
+    #: the reader that parses only the lines the last build did not read, if it has one
+    remembering: Remembering | None = None
 
 
 def _starts(marker: str) -> Callable[[str], bool]:
@@ -51,7 +56,7 @@ def _tsv(path: Path, text: str, strict: bool) -> list[Paper | None]:
 REGISTRY: tuple[InputFormat, ...] = (
     InputFormat("lines", read_lines, sniff=lambda _text: True, rank=2),
     InputFormat("paragraphs", read_paragraphs, sniff=has_paragraphs, rank=1),
-    InputFormat("jsonl", read_jsonl, (".jsonl", ".ndjson"), _starts("{")),
+    InputFormat("jsonl", read_jsonl, (".jsonl", ".ndjson"), _starts("{"), remembering=read_jsonl),
     InputFormat("json", read_json, (".json",), _starts("[")),
     InputFormat("csv", _csv, (".csv",)),
     InputFormat("tsv", _tsv, (".tsv", ".tab")),
