@@ -1,5 +1,5 @@
 """`python -m kg` runs the command line."""
 
-from kg.cli import main
+from kg.cli import run
 
-main()
+run()

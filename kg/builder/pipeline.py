@@ -14,7 +14,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__
+from kg import __version__, teardown
 from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction, warm_workers
@@ -153,6 +153,8 @@ def build(
         triples, files, written = _export(
             kg, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache, remember
         )
+    # the program ends without freeing them one by one (`kg.teardown`): 0.45 s at 25,000
+    teardown.keep(kg, extractions, papers, lines, linker, memo, blocks, store)
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),

@@ -243,11 +243,12 @@ def _files(files: tuple[Path, ...], out: Path) -> str:
     """ "kg.ttl, kg.nt, ..., papers/ (38 pages)": what a build wrote, folders counted."""
     top: list[str] = []
     folders: dict[str, int] = {}
+    depth = len(out.parts)  # each file is out / its name: parts, not relative_to (29,000)
     for f in files:
-        rel = f.relative_to(out)
-        if len(rel.parts) == 1:
-            top.append(rel.name)
+        rel = f.parts[depth:]
+        if len(rel) == 1:
+            top.append(rel[0])
         else:
-            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+            folders[rel[0]] = folders.get(rel[0], 0) + 1
     parts = top + [f"{name}/ ({n} files)" for name, n in sorted(folders.items())]
     return f"{out}/: " + ", ".join(parts)
