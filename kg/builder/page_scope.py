@@ -22,10 +22,11 @@ changed.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 
 import networkx as nx
+
+from kg.digest import digest
 
 #: how far from its own node, in edges either way, a page's view reads the graph
 HOPS = 2
@@ -36,11 +37,10 @@ def node_states(
 ) -> dict[str, str]:
     """Each node's state: a digest of its signature, the nodes with edges to it and what
     its page reads beside the graph (`extras`, by node: a digest of a paper's record)."""
-    out = {}
-    for node in graph.nodes:
-        seen = repr((signature(node), sorted(graph.pred[node]), extras.get(node, "")))
-        out[node] = hashlib.sha1(seen.encode()).hexdigest()[:20]
-    return out
+    return {
+        node: digest((signature(node), sorted(graph.pred[node]), extras.get(node, "")))[:20]
+        for node in graph.nodes
+    }
 
 
 def near_changes(

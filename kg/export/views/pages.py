@@ -13,8 +13,9 @@ from markupsafe import Markup
 
 from kg import bidi
 from kg import graph_schema as schema
+from kg.digest import digest
 from kg.export.views.abstract import LinksOf, Marked, meta_line
-from kg.export.views.data import options, page_of, proposals
+from kg.export.views.data import PROPOSES, options, page_of, proposals
 from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
 from kg.export.views.neighbours import Neighbours
@@ -124,16 +125,17 @@ class Signatures:
     def __call__(self, node: str) -> str:
         found = self._made.get(node)
         if found is None:
-            edges = sorted(
-                (v, k, sorted(data.items()))
-                for v, keyed in self.graph.adj[node].items()
-                for k, data in keyed.items()
-            )
-            # a paper's label may be what it proposes: the names at the ends of its edges
-            seen = repr(
-                (sorted(self.graph.nodes[node].items()), edges, proposals(self.graph, node))
-            )
-            found = self._made[node] = hashlib.sha1(seen.encode()).hexdigest()
+            graph = self.graph
+            edges = []
+            proposed = set()  # a paper's label may be what it proposes (`proposals`)
+            for v, keyed in graph.adj[node].items():
+                for k, data in keyed.items():
+                    edges.append((v, k, sorted(data.items())))
+                    if data["relation"] == PROPOSES:
+                        proposed.add(schema.node(graph, v)["label"])
+            edges.sort()
+            seen = (sorted(graph.nodes[node].items()), edges, sorted(proposed))
+            found = self._made[node] = digest(seen)
         return found
 
 
