@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
@@ -109,12 +110,23 @@ def load(path: Path | None) -> dict:
         return {}
 
 
-def save(path: Path | None, data: dict) -> None:
-    """Write a memo atomically; one that cannot be written is skipped with a warning (the
-    next build writes everything afresh)."""
+def encoded(value: object) -> str:
+    """`value` as a memo writes it (JSON): a member of `save`'s `encoded`."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def save(path: Path | None, data: dict, done: Mapping[str, str] | None = None) -> None:
+    """Write a memo atomically: `data`, and the members `done` holds already written as
+    JSON (`encoded`); one that cannot be written is skipped with a warning (the next build
+    writes everything afresh)."""
     if path is None:
         return
-    text = json.dumps({"fingerprint": fingerprint(), **data}, separators=(",", ":"))
+    text = encoded({"fingerprint": fingerprint(), **data})
+    if done and not done.keys().isdisjoint(data):
+        raise ValueError(f"members given twice: {sorted(done.keys() & data.keys())}")
+    if done:  # the object's end opened up for them: {"fingerprint":...,"a":1} ends in "}"
+        members = ",".join(f"{encoded(key)}:{value}" for key, value in done.items())
+        text = f"{text[:-1]},{members}}}"
     tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import marshal
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from kg.builder import memo
@@ -87,11 +87,20 @@ class PageMemo:
         """What `adopt` takes."""
         return self._now, self.kept, self.states
 
-    def save(self) -> None:
-        """Remember this build's pages, once they are in place (after the commit)."""
+    def save(self, placed: Mapping[Path, os.stat_result] | None = None) -> None:
+        """Remember this build's pages, once they are in place (after the commit): each
+        one's stamp as `placed` has it (`ExportWriter.placed`, as `out / name`: its
+        commit has just taken every file's stat, 29,000 at 25,000 abstracts), else read."""
         pages = {}
+        # by path, not Path: making 29,000 Paths costs more than reading their stats
+        stats = {str(path): stat for path, stat in placed.items()} if placed else {}
         for name, digest in sorted(self._now.items()):
-            stamp = memo.stamp(os.path.join(self._root, name))
+            path = os.path.join(self._root, name)
+            stat = stats.get(path)
+            if stat is not None:
+                pages[name] = [digest, stat.st_size, stat.st_mtime_ns]
+                continue
+            stamp = memo.stamp(path)
             if stamp is not None:
                 pages[name] = [digest, *stamp]
         data: dict[str, object] = {"pages": pages}

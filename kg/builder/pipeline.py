@@ -200,7 +200,7 @@ def _export(
             )
             start = time.perf_counter()
             written = writer.commit()
-            memo.save()
+            memo.save(writer.placed)
             # kg.nt when it is no export goes aside, in the cache; the store is named for
             # the exports this build put in place, the name kept for the next to update it
             placed = placed_states(out, writer.placed) if job is not None else None
@@ -382,6 +382,10 @@ def _write_exports(
             write_jsonl(kg, writer, blocks, layout)
         if remember is not None:  # a line's paper is the same whether this build fails or not
             remember()
+        rebuild = ahead is not None
+        if rebuild:  # the children converting end before the child drawing the views
+            _background(graphml, conversions, layout, blocks, progress)
+            blocks.settle()  # while it draws
         with _stage("views", _no_progress):  # counted in pages instead
             drawn = drawn_ahead(ahead, memo)
             ahead = None  # done: what it sent is not held twice
@@ -391,12 +395,8 @@ def _write_exports(
                 pages = pages if pages is not None else _pages(kg, graph, views)
                 here = draw_all(pages, memo, auto_workers(len(pages)), signs)
                 _write_views(here, len(pages), writer, memo, progress)
-        with _stage(_BACKGROUND, progress):
-            if graphml is not None:
-                graphml.wait()
-            for names, conversion in conversions:
-                for name, spans in zip(names, conversion.wait(), strict=True):
-                    layout.remember(blocks, name, spans)
+        if not rebuild:
+            _background(graphml, conversions, layout, blocks, progress)
     except (ConversionError, ForkedError) as error:
         if job is not None:
             job.cancel()
@@ -415,6 +415,23 @@ def _write_exports(
             conversion.cancel()
         blocks.close()
     return rdf.triples, files, job
+
+
+def _background(
+    graphml: Forked | None,
+    conversions: list[tuple[list[str], Conversion]],
+    layout: Layout,
+    blocks: BlockMemo,
+    progress: Progress,
+) -> None:
+    """Wait for the children writing GraphML and converting kg.nt, and note where each
+    paper's block is in the files converted."""
+    with _stage(_BACKGROUND, progress):
+        if graphml is not None:
+            graphml.wait()
+        for names, conversion in conversions:
+            for name, spans in zip(names, conversion.wait(), strict=True):
+                layout.remember(blocks, name, spans)
 
 
 def _start_conversions(
