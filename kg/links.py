@@ -92,12 +92,16 @@ def links(text: str) -> Links:
 _STARTS = ("http", "www.", "github.com/", "gitlab.com/")
 
 
+#: the four letters beyond ASCII that IGNORECASE takes for an ASCII one (`re`'s docs:
+#: İ and ı for i, ſ for s, the Kelvin sign for k), as that letter
+_AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
 def _may_link(text: str) -> bool:
     """Whether `_URL` may match `text`: searching it is most of `links`' time and most
-    abstracts link nowhere. Every match begins with one of `_STARTS` in some case; in ASCII
-    text that is a search of the lower-cased text, in other text (where IGNORECASE also
-    takes letters such as "ı" for "i") the pattern is searched."""
-    if not text.isascii():
-        return True
-    lowered = text.lower()
+    abstracts link nowhere. Every match begins with one of `_STARTS` in some case: a search
+    of the lower-cased text, where the letters IGNORECASE also takes for ASCII ones ("ı"
+    for "i") are those first (searching the pattern in every abstract beyond ASCII took
+    0.15 s of a rebuild's RDF at 25,000 abstracts)."""
+    lowered = (text if text.isascii() else text.translate(_AS_ASCII)).lower()
     return any(start in lowered for start in _STARTS)

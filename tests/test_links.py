@@ -106,6 +106,13 @@ _PIECES = st.sampled_from(
         "github.com/",
         "GitLab.com/",
         "gıthub.com/",
+        "gİthub.com/",
+        "ſ",
+        "HTTPſ://",
+        "\u212aa",  # the Kelvin sign
+        "gitlab.com/x/y",
+        "httpſ://",
+        "WWW.",
         "a/b",
         "x",
         " ",
