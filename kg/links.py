@@ -94,7 +94,8 @@ _STARTS = ("http", "www.", "github.com/", "gitlab.com/")
 
 #: the four letters beyond ASCII that IGNORECASE takes for an ASCII one (`re`'s docs:
 #: İ and ı for i, ſ for s, the Kelvin sign for k), as that letter
-_AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_ALSO_ASCII = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_AS_ASCII = str.maketrans(_ALSO_ASCII)
 
 
 def _may_link(text: str) -> bool:
@@ -103,5 +104,7 @@ def _may_link(text: str) -> bool:
     of the lower-cased text, where the letters IGNORECASE also takes for ASCII ones ("ı"
     for "i") are those first (searching the pattern in every abstract beyond ASCII took
     0.15 s of a rebuild's RDF at 25,000 abstracts)."""
-    lowered = (text if text.isascii() else text.translate(_AS_ASCII)).lower()
+    if not text.isascii() and any(letter in text for letter in _ALSO_ASCII):
+        text = text.translate(_AS_ASCII)  # rare, and slow: a lookup per character
+    lowered = text.lower()
     return any(start in lowered for start in _STARTS)
