@@ -41,7 +41,6 @@ T = TypeVar("T")
 
 #: the exports made of paper blocks
 FILES = BLOCK_FILES
-_NOWHERE: dict[str, list[int]] = {}
 
 
 def block_keys(kg: KnowledgeGraph) -> dict[str, str]:
@@ -79,13 +78,18 @@ class BlockMemo:
             for name, stamp in (files.items() if isinstance(files, dict) else ())
             if name in FILES and memo.stamp(self._was[name]) == stamp
         }
-        self._before: dict[str, dict] = blocks if self.valid and _well_formed(blocks) else {}
-        self._classes: list[str] = data.get("classes", []) if self._before else []
+        before = _Columns.read(blocks) if self.valid else None
+        #: the last build's blocks, or None where none can be copied
+        self._before = before
+        self._classes: list[str] = data.get("classes", []) if before else []
         #: the last build's query store and shared block (its range in kg.nt)
-        self._store: object = data.get("store") if self._before else None
-        self._shared: object = data.get("shared") if self._before else None
+        self._store: object = data.get("store") if before else None
+        self._shared: object = data.get("shared") if before else None
         self.shared: tuple[int, int] | None = None  #: this build's, once kg.nt is written
-        self._now: dict[str, dict] = {}
+        #: this build's blocks: where each is in each file, by block key ...
+        self._spans: dict[str, dict[str, tuple[int, int]]] = {name: {} for name in FILES}
+        #: ... and its triples and typed subjects by class (kg.nt's)
+        self._counts: dict[str, tuple[int, Mapping[str, int]]] = {}
         #: the memo's JSON of the blocks, once all are remembered (`settle`)
         self._settled: dict[str, str] | None = None
         self._files: dict[str, int] = {}  #: descriptors of the last build's files, by name
@@ -104,10 +108,9 @@ class BlockMemo:
     def where(self, key: str, name: str) -> tuple[int, int] | None:
         """The byte range of block `key` in the last build's file `name`, if it can be
         copied from there."""
-        if name not in self.valid:
+        if name not in self.valid or self._before is None:
             return None
-        span = self._before.get(key, _NOWHERE).get(name)
-        return None if span is None else (span[0], span[1])
+        return self._before.span(key, name)
 
     def base_store(self) -> Path | None:
         """The last build's query store, if it holds the graph of the last build's kg.nt as
@@ -124,19 +127,22 @@ class BlockMemo:
         """The bytes in the last build's kg.nt of its shared block and of the blocks whose
         key is not in `keys` (the papers that changed or left)."""
         assert isinstance(self._shared, list) and _is_span(self._shared)
+        assert self._before is not None
         wanted = set(keys)
-        spans: list[list[int]] = [self._shared] + [
-            block[N_TRIPLES.file]
-            for key, block in self._before.items()
-            if key not in wanted and N_TRIPLES.file in block
-        ]
+        gone = [key for key in self._before.keys if key not in wanted]
+        spans = [(self._shared[0], self._shared[1])]
+        for key in gone:
+            span = self._before.span(key, N_TRIPLES.file)
+            if span is not None:
+                spans.append(span)
         for span in spans:
-            yield self._bytes(N_TRIPLES.file, (span[0], span[1]))
+            yield self._bytes(N_TRIPLES.file, span)
 
     def counts(self, key: str) -> tuple[int, dict[str, int]]:
         """The triples and typed subjects by class of block `key` in the last build."""
-        block = self._before[key]
-        return block["n"], {self._classes[i]: n for i, n in block["types"]}
+        assert self._before is not None
+        n, types = self._before.counts(key)
+        return n, {self._classes[i]: count for i, count in types}
 
     def reader(self, name: str, keys: Mapping[str, str]) -> Callable[[str], OldBytes | None]:
         """A function giving where the last build's bytes of a paper's block are in file
@@ -175,10 +181,19 @@ class BlockMemo:
     ) -> None:
         """Note where block `key` is in this build's files (and, for kg.nt, its counts)."""
         self._settled = None
-        block = self._now.setdefault(key, {})
-        block.update({name: list(span) for name, span in spans.items()})
+        for name, span in spans.items():
+            if name in self._spans:
+                self._spans[name][key] = (span[0], span[1])
         if triples is not None:
-            block["n"], block["types"] = triples, dict(types or {})
+            self._counts[key] = triples, dict(types or {})
+
+    def remember_all(
+        self, name: str, keys: Iterable[str], spans: Iterable[tuple[int, int]]
+    ) -> None:
+        """Note where each block of `keys` is in this build's file `name` (`remember`, for
+        every paper at once: 25,000 calls took 0.2 s)."""
+        self._settled = None
+        self._spans[name].update(zip(keys, spans, strict=True))
 
     def close(self) -> None:
         """Let go of the last build's files."""
@@ -188,19 +203,14 @@ class BlockMemo:
 
     def settle(self) -> None:
         """Every block is remembered: make the memo's record of them now, while the build
-        waits for its views (0.3 s at 25,000 abstracts), for `save` to write after the
-        commit. A block remembered later makes it again."""
-        classes = sorted({c for block in self._now.values() for c in block.get("types", ())})
-        index = {c: i for i, c in enumerate(classes)}
-        blocks = {
-            key: {
-                **{name: span for name, span in block.items() if name in FILES},
-                "n": block.get("n", 0),
-                "types": sorted((index[c], n) for c, n in block.get("types", {}).items()),
-            }
-            for key, block in sorted(self._now.items())
+        waits for its views, for `save` to write after the commit. A block remembered
+        later makes it again."""
+        keys = sorted(set(self._counts).union(*self._spans.values()))
+        classes = sorted({c for _, types in self._counts.values() for c in types})
+        self._settled = {
+            "classes": memo.encoded(classes),
+            "blocks": memo.encoded(_Columns.of(keys, self._spans, self._counts, classes)),
         }
-        self._settled = {"classes": memo.encoded(classes), "blocks": memo.encoded(blocks)}
 
     def save(self, aside: Mapping[str, Path], store: str | None = None) -> None:
         """Remember this build's blocks, once its files are in place (after the commit);
@@ -263,22 +273,86 @@ class Layout:
 
     def remember(self, memo: BlockMemo, name: str, spans: Sequence[tuple[int, int]]) -> None:
         """Note where each paper's block went in this build's file `name`."""
-        for block, span in zip(self.order, spans, strict=True):
-            if block:
-                memo.remember(self.keys[block], {name: span})
+        pairs = [(self.keys[b], span) for b, span in zip(self.order, spans, strict=True) if b]
+        memo.remember_all(name, (key for key, _ in pairs), (span for _, span in pairs))
 
 
 def _is_span(span: object) -> bool:
     return isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
 
 
-def _well_formed(blocks: object) -> bool:
-    """Whether a memo's blocks are as `BlockMemo.save` writes them (else none is used)."""
-    return isinstance(blocks, dict) and all(
-        isinstance(block, dict)
-        and all(_is_span(span) for name, span in block.items() if name in FILES)
-        for block in blocks.values()
-    )
+@dataclass(frozen=True)
+class _Columns:
+    """The blocks as a memo holds them, a column each: the blocks' keys, sorted; for each
+    file, the start and end of each block in it (-1 and -1 where it is not); each block's
+    triples, and its typed subjects as (class index, count) pairs laid flat. Columns of
+    numbers: `json` writes and reads them five times as fast as a mapping per block."""
+
+    keys: list[str]
+    spans: dict[str, list[int]]
+    triples: list[int]
+    types: list[list[int]]
+    index: dict[str, int]
+
+    @staticmethod
+    def of(
+        keys: list[str],
+        spans: Mapping[str, Mapping[str, tuple[int, int]]],
+        counts: Mapping[str, tuple[int, Mapping[str, int]]],
+        classes: list[str],
+    ) -> dict[str, object]:
+        """The columns of `keys`' blocks, as the memo writes them."""
+        at = {c: i for i, c in enumerate(classes)}
+        files = {}
+        for name, where in spans.items():
+            if where:
+                files[name] = [i for key in keys for i in where.get(key, _NO_SPAN)]
+        no_counts: tuple[int, Mapping[str, int]] = (0, {})
+        gathered = [counts.get(key, no_counts) for key in keys]
+        return {
+            "keys": keys,
+            "spans": files,
+            "triples": [n for n, _ in gathered],
+            "types": [[i for c, n in sorted(t.items()) for i in (at[c], n)] for _, t in gathered],
+        }
+
+    @classmethod
+    def read(cls, data: object) -> _Columns | None:
+        """The columns of a memo's blocks, or None where they are not as `of` writes them
+        (then no block is copied)."""
+        if not isinstance(data, dict):
+            return None
+        keys, spans = data.get("keys"), data.get("spans")
+        triples, types = data.get("triples"), data.get("types")
+        if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
+            return None
+        if not (isinstance(spans, dict) and isinstance(triples, list) and isinstance(types, list)):
+            return None
+        n = len(keys)
+        columns = [*spans.values(), triples, *types]
+        if len(triples) != n or len(types) != n or not all(isinstance(t, list) for t in types):
+            return None
+        if not all(isinstance(c, list) and len(c) == 2 * n for c in spans.values()):
+            return None
+        if not all(type(i) is int for column in columns for i in column):
+            return None
+        return cls(keys, spans, triples, types, {k: i for i, k in enumerate(keys)})
+
+    def span(self, key: str, name: str) -> tuple[int, int] | None:
+        """Where block `key` is in file `name`, if it is."""
+        at, column = self.index.get(key), self.spans.get(name)
+        if at is None or column is None or column[2 * at] < 0:
+            return None
+        return column[2 * at], column[2 * at + 1]
+
+    def counts(self, key: str) -> tuple[int, list[tuple[int, int]]]:
+        """Block `key`'s triples, and its typed subjects as (class index, count) pairs."""
+        at = self.index[key]
+        flat = self.types[at]
+        return self.triples[at], list(zip(flat[::2], flat[1::2], strict=True))
+
+
+_NO_SPAN = (-1, -1)
 
 
 def write_jsonl(
@@ -300,8 +374,7 @@ def write_jsonl(
     writer.stream(
         EXTRACTIONS, lambda handle: spans.extend(write_blocks(handle, kg.extractions, chunks))
     )
-    for ex, span in zip(kg.extractions, spans, strict=True):
-        blocks.remember(layout.keys[ex.paper.id], {EXTRACTIONS: span})
+    blocks.remember_all(EXTRACTIONS, (layout.keys[ex.paper.id] for ex in kg.extractions), spans)
 
 
 @dataclass(frozen=True)
