@@ -40,8 +40,16 @@ def rebuild(checkout: Path, source: Path, out: Path, cache: Path) -> tuple[float
     command = [sys.executable, "-m", "kg", "-v", "build", str(source), "--out", str(out)]
     start = time.perf_counter()
     linked = float("nan")
+    # run from the exports' folder: `python -m` puts the working directory first on the
+    # path, so from a checkout both codes would be that checkout's (until 2026-12-07 they
+    # were: run from this one, every comparison timed this code twice)
     with subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command,
+        env=env,
+        cwd=out.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     ) as process:
         assert process.stderr is not None
         for line in process.stderr:

@@ -71,10 +71,22 @@ def test_build_times_kg_as_a_process(tmp_path):
 
 @pytest.mark.slow
 def test_rebuilds_times_two_checkouts_in_turn(tmp_path):
-    # this checkout against itself: each rebuild is timed, and the medians are compared
-    out = run_bench(
-        tmp_path, "bench/rebuilds.py", "--base", str(ROOT), "--size", "12", "--pairs", "2"
+    # this checkout against a stand-in for another, which notes each time it is run: each
+    # rebuild is timed, each with its checkout's code, and the medians are compared
+    base = tmp_path / "base"
+    (base / "kg").mkdir(parents=True)
+    (base / "kg" / "__init__.py").write_text("")
+    ran = tmp_path / "ran.txt"
+    (base / "kg" / "__main__.py").write_text(
+        "import sys, time\n"
+        "time.sleep(0.1)\n"
+        f"open({str(ran)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+        "print('Info: link: 0.1 s', file=sys.stderr)\n"
     )
+    out = run_bench(
+        tmp_path, "bench/rebuilds.py", "--base", str(base), "--size", "12", "--pairs", "2"
+    )
+    assert len(ran.read_text().splitlines()) == 3, out  # the first build and two rebuilds
     assert "kg rebuilds in turn, 12 abstracts, 2 changes" in out, out
     walls = re.findall(r"^  (this|base) \(.*\): ([0-9. ]+) s$", out, re.MULTILINE)
     assert [w[0] for w in walls] == ["this", "base"], out
