@@ -75,13 +75,78 @@ def test_the_next_build_reads_where_each_block_was_and_its_counts(tmp_path):
         {"keys": [1], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[]]},
         {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [["x"]]},
         {"keys": ["a"], "spans": [], "triples": [1], "types": [[]]},
+        {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[0]]},  # odd
+        {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[2, 1]]},
+        {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[-1, 1]]},
+        {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[0, -1]]},
+        {"keys": ["a"], "spans": {"kg.nt": [5, 1]}, "triples": [1], "types": [[]]},  # reversed
+        {"keys": ["a"], "spans": {"kg.nt": [-1, 1]}, "triples": [1], "types": [[]]},
+        {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [-1], "types": [[]]},
     ],
 )
 def test_a_memo_of_blocks_not_as_written_copies_none(tmp_path, blocks):
+    """A damaged memo (a file edited, a disk's error) copies no block and counts none: it
+    neither stops the rebuild nor counts the wrong classes in void.ttl."""
     _saved(tmp_path, None)
     path = tmp_path / "blocksNone.json"
     data = json.loads(path.read_text())
-    data["blocks"] = blocks
+    assert data["classes"] == ["Method", "Paper"]
+    good = {"keys": ["a"], "spans": {"kg.nt": [0, 1]}, "triples": [1], "types": [[1, 1]]}
+    data["blocks"] = good
     path.write_text(json.dumps(data))
     again = BlockMemo(path, tmp_path / "outNone")
-    assert again.where("a", "kg.nt") is None
+    assert again.where("a", "kg.nt") == (0, 1) and again.counts("a") == (1, {"Paper": 1})
+    data["blocks"] = blocks
+    path.write_text(json.dumps(data))
+    assert BlockMemo(path, tmp_path / "outNone").where("a", "kg.nt") is None
+
+
+@pytest.mark.parametrize("classes", [{"0": "Method"}, ["Method", 1], None])
+def test_a_memo_whose_classes_are_not_a_list_of_names_copies_none(tmp_path, classes):
+    _saved(tmp_path, None)
+    path = tmp_path / "blocksNone.json"
+    data = json.loads(path.read_text())
+    data["classes"] = classes
+    path.write_text(json.dumps(data))
+    assert BlockMemo(path, tmp_path / "outNone").where("a", "kg.nt") is None
+
+
+@pytest.mark.parametrize("shared", [[9, 3], [-1, 3], [0, True], [0], "0-3"])
+def test_a_shared_block_not_as_written_updates_no_store(tmp_path, shared):
+    _saved(tmp_path, None)
+    path = tmp_path / "blocksNone.json"
+    data = json.loads(path.read_text())
+    data["shared"], data["store"] = shared, "a-store"
+    path.write_text(json.dumps(data))
+    assert BlockMemo(path, tmp_path / "outNone").base_store() is None
+
+
+@pytest.mark.parametrize("out", [".", "o", "./o", "o/", "ABSOLUTE"])
+def test_the_page_memo_takes_the_commits_stats_however_out_is_written(tmp_path, monkeypatch, out):
+    """Each page's stamp comes from the stats the commit took (`ExportWriter.placed`,
+    keyed as `out / name`), not from another stat, whether `out` is ".", relative or not."""
+    from pathlib import Path
+
+    from kg.builder.pages import PageMemo
+
+    monkeypatch.chdir(tmp_path)
+    where = Path(tmp_path / "o" if out == "ABSOLUTE" else out)
+    (where / "papers").mkdir(parents=True, exist_ok=True)
+    placed = {}
+    for name in ("index.html", "papers/p1.html"):
+        (where / name).write_text(name)
+        placed[where / name] = (where / name).stat()
+    pages = PageMemo(tmp_path / "pages.json", where)
+    for name in placed:
+        pages.remember(str(name.relative_to(where)), "digest", kept=False)
+
+    def no_stat(path):
+        raise AssertionError(f"{path} was read again")
+
+    monkeypatch.setattr(memo, "stamp", no_stat)
+    pages.save(placed)
+    monkeypatch.undo()
+    saved = memo.load(tmp_path / "pages.json")["pages"]
+    assert saved == {
+        str(p.relative_to(where)): ["digest", s.st_size, s.st_mtime_ns] for p, s in placed.items()
+    }

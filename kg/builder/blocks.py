@@ -78,10 +78,11 @@ class BlockMemo:
             for name, stamp in (files.items() if isinstance(files, dict) else ())
             if name in FILES and memo.stamp(self._was[name]) == stamp
         }
-        before = _Columns.read(blocks) if self.valid else None
+        classes = data.get("classes")
+        before = _Columns.read(blocks, classes) if self.valid else None
         #: the last build's blocks, or None where none can be copied
         self._before = before
-        self._classes: list[str] = data.get("classes", []) if before else []
+        self._classes: list[str] = before.classes if before is not None else []
         #: the last build's query store and shared block (its range in kg.nt)
         self._store: object = data.get("store") if before else None
         self._shared: object = data.get("shared") if before else None
@@ -278,7 +279,12 @@ class Layout:
 
 
 def _is_span(span: object) -> bool:
-    return isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span)
+    return (
+        isinstance(span, list)
+        and len(span) == 2
+        and all(type(i) is int for i in span)
+        and 0 <= span[0] <= span[1]
+    )
 
 
 @dataclass(frozen=True)
@@ -293,6 +299,7 @@ class _Columns:
     triples: list[int]
     types: list[list[int]]
     index: dict[str, int]
+    classes: list[str]  #: the classes the types' indices name
 
     @staticmethod
     def of(
@@ -317,9 +324,12 @@ class _Columns:
         }
 
     @classmethod
-    def read(cls, data: object) -> _Columns | None:
-        """The columns of a memo's blocks, or None where they are not as `of` writes them
-        (then no block is copied)."""
+    def read(cls, data: object, classes: object) -> _Columns | None:
+        """The columns of a memo's blocks (their typed subjects' `classes` by index), or None
+        where they are not as `of` writes them: then no block is copied (a memo damaged
+        otherwise would stop every rebuild, or count the wrong classes in void.ttl)."""
+        if not (isinstance(classes, list) and all(isinstance(c, str) for c in classes)):
+            return None
         if not isinstance(data, dict):
             return None
         keys, spans = data.get("keys"), data.get("spans")
@@ -336,7 +346,11 @@ class _Columns:
             return None
         if not all(type(i) is int for column in columns for i in column):
             return None
-        return cls(keys, spans, triples, types, {k: i for i, k in enumerate(keys)})
+        if not all(_spans_of(column) for column in spans.values()) or min(triples, default=0) < 0:
+            return None
+        if not all(_types_of(row, len(classes)) for row in types):
+            return None
+        return cls(keys, spans, triples, types, {k: i for i, k in enumerate(keys)}, classes)
 
     def span(self, key: str, name: str) -> tuple[int, int] | None:
         """Where block `key` is in file `name`, if it is."""
@@ -353,6 +367,21 @@ class _Columns:
 
 
 _NO_SPAN = (-1, -1)
+
+
+def _spans_of(column: list[int]) -> bool:
+    """Whether a column of spans (start, end, start, end, ...) holds only spans of bytes
+    (0 <= start <= end) and `_NO_SPAN`s."""
+    starts, ends = column[::2], column[1::2]
+    return all(0 <= a <= b or a == b == -1 for a, b in zip(starts, ends, strict=True))
+
+
+def _types_of(row: list[int], classes: int) -> bool:
+    """Whether a row of typed subjects holds (class index, count) pairs, each index one of
+    `classes`, each count at least 0."""
+    return (
+        len(row) % 2 == 0 and all(0 <= i < classes for i in row[::2]) and min(row, default=0) >= 0
+    )
 
 
 def write_jsonl(
