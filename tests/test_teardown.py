@@ -139,3 +139,35 @@ def test_the_program_keeps_what_a_build_made_and_exits_as_before(tmp_path: Path)
     )
     assert failed.returncode == 2
     assert "missing.jsonl" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_a_profiler_gets_its_output_written(tmp_path: Path) -> None:
+    """Under `python -m cProfile -m kg`, the program ends as usual, so the profile is written."""
+    profile = tmp_path / "kg.prof"
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "kg", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**_environ(), "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "kg, version 0.1.0\n"
+    assert profile.stat().st_size > 0
+
+
+def test_run_passes_on_a_message_for_python_to_print(tmp_path: Path) -> None:
+    """A command that exits with a message (a string) gets Python's own exit: the message on
+    stderr and status 1; an exit status of None is 0."""
+    for exit_with, status, stderr in (('"boom"', 1, "boom\n"), ("None", 0, "")):
+        done = _run(
+            f"""
+            import sys
+            import kg.cli
+            kg.cli.main.main = lambda: sys.exit({exit_with})
+            kg.cli.run()
+            """,
+            tmp_path,
+        )
+        assert (done.returncode, done.stderr) == (status, stderr)

@@ -94,13 +94,13 @@ class PageMemo:
         pages = {}
         # by path, not Path: making 29,000 Paths costs more than reading their stats
         stats = {str(path): stat for path, stat in placed.items()} if placed else {}
+        prefix = str(self.out / "_")[:-1]  # as a Path writes `out / name` ("." none)
         for name, digest in sorted(self._now.items()):
-            path = os.path.join(self._root, name)
-            stat = stats.get(path)
+            stat = stats.get(prefix + name)
             if stat is not None:
                 pages[name] = [digest, stat.st_size, stat.st_mtime_ns]
                 continue
-            stamp = memo.stamp(path)
+            stamp = memo.stamp(os.path.join(self._root, name))
             if stamp is not None:
                 pages[name] = [digest, *stamp]
         data: dict[str, object] = {"pages": pages}
