@@ -7,6 +7,7 @@ import importlib
 import logging
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +23,12 @@ from kg.extract import make_nlp
 _TEST_CACHE = tempfile.mkdtemp(prefix="kg-test-cache-")
 os.environ["KG_CACHE_DIR"] = _TEST_CACHE
 atexit.register(shutil.rmtree, _TEST_CACHE, ignore_errors=True)
+
+# a test run that a script started in the background (`bash .ci/run &`) inherits Ctrl-C
+# ignored, and so would every `kg` it starts: the tests of what Ctrl-C does need Python's
+# own handler (in-process `kg serve` left an ignored SIGINT alone and waited forever)
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
