@@ -45,23 +45,19 @@ def kept() -> int:
 
 def end_process(code: int) -> NoReturn:
     """End the process with exit status `code`, without the interpreter's teardown: its
-    output flushed and its `atexit` handlers run first. Where a thread other than the main
-    one (or a daemon) is still running, Python would wait for it, and where a profiler or
+    output flushed and its `atexit` handlers run first. Where a thread that is neither the
+    main one nor a daemon is still running, Python would wait for it, and where a profiler or
     tracer is set (`python -m cProfile -m kg`, coverage), it writes what it gathered once
     the program returns: then the process exits as usual."""
     code = _flushed(code)
     if sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)  # a profiler, tracer or debugger (cProfile, coverage) writes at exit
-    if any(t.is_alive() and not t.daemon for t in _others()):
+    main = threading.main_thread()
+    if any(t is not main and t.is_alive() and not t.daemon for t in threading.enumerate()):
         sys.exit(code)
     atexit._run_exitfuncs()
     _flushed(code)
     os._exit(code)
-
-
-def _others() -> list[threading.Thread]:
-    main = threading.main_thread()
-    return [t for t in threading.enumerate() if t is not main]
 
 
 def _flushed(code: int) -> int:

@@ -111,7 +111,7 @@ def load(path: Path | None) -> dict:
 
 
 def encoded(value: object) -> str:
-    """`value` as a memo writes it (JSON): a member of `save`'s `encoded`."""
+    """`value` as a memo writes it (JSON): a member of `save`'s `done`."""
     return json.dumps(value, separators=(",", ":"))
 
 

@@ -154,7 +154,7 @@ def build(
             kg, out, force, memo, blocks, views, rdf_formats, progress, cache_dir, cache, remember
         )
     # the program ends without freeing them one by one (`kg.teardown`): 0.45 s at 25,000
-    teardown.keep(kg, extractions, papers, lines, linker, memo, blocks, store)
+    teardown.keep(kg, extractions, papers, lines, linker, memo, blocks)
     return BuildSummary(
         papers=len(kg.papers),
         entities_by_type=dict(sorted(Counter(e.type.value for e in kg.entities).items())),
