@@ -49,11 +49,6 @@ AGENT = (
     "We propose FooAgent. On WebArena, FooAgent improves (14.9% to 33.5%) over prior "
     "agents, while on MiniWoB++, FooAgent matches them with less data."
 )
-KAPPA = (
-    "Between the Llama2 analysis and the human reviewers we observe a Cohen Kappa "
-    "inter-rater reliability of 0.79, 1.00, and 0.32 for consistency of age, gender, and "
-    "body part injury, respectively."
-)
 ATLAS = (
     "We present ATLAS, a data collection tool designed to better support researchers in "
     "collecting rich PDF-centric datasets from users. ATLAS supports researchers in "
@@ -64,23 +59,6 @@ ATLAS = (
     "analytics (e.g., page scroll, text selections). We open-source ATLAS1 to support "
     "future research efforts and review use cases of ATLAS that showcase our system’s "
     "broad applicability."
-)
-
-CAMIL = (
-    "The visual examination of tissue biopsy sections is fundamental for cancer diagnosis, "
-    "with pathologists analyzing sections at multiple magnifications to discern tumor cells "
-    "and their subtypes. However, existing attention-based multiple instance learning (MIL) "
-    "models used for analyzing Whole Slide Images (WSIs) in cancer diagnostics often "
-    "overlook the contextual information of tumor and neighboring tiles, leading to "
-    "misclassifications. To address this, we propose the Context-Aware Multiple Instance "
-    "Learning (CAMIL) architecture. CAMIL incorporates neighbor-constrained attention to "
-    "consider dependencies among tiles within a WSI and integrates contextual constraints "
-    "as prior knowledge into the MIL model. We evaluated CAMIL on subtyping non-small cell "
-    "lung cancer (TCGA-NSCLC) and detecting lymph node (CAMELYON16 and CAMELYON17) "
-    "metastasis, achieving test AUCs of 97.5\\%, 95.9\\%, and 88.1\\%, respectively, "
-    "outperforming other state-of-the-art methods. Additionally, CAMIL enhances model "
-    "interpretability by identifying regions of high diagnostic value. Our code is "
-    "available at https://github.com/olgarithmics/ICLR_CAMIL."
 )
 RESNETS = (
     "Second, we identify a novel causal mechanism by which skip connections accelerate "
@@ -223,13 +201,11 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "entity:Results in Table 3",
         False,
     ),
-    # the only pool-train sentence of 553 with a part word that the list changes gives a
-    # relation between a name and its own acronym's markup form: any change is asserted
+    # a part the paper proposes, named with a part word in a sentence naming its system
     "part_words": (
-        "To address this challenge, we propose COFT, a novel **CO**arse-to-**F**ine "
-        "highligh**T**ing method to focus on different granularity-level key texts, thereby "
-        "avoiding getting lost in lengthy contexts.",
-        None,
+        "We propose FooNet, a retrieval framework. FooNet introduces BarAttn, a novel sparse "
+        "attention mechanism.",
+        "relation:BarAttn part_of FooNet",
         True,
     ),
     "plural_heads": ("We evaluate FooNet on four QA datasets.", "type:QA=Task", True),
@@ -249,16 +225,16 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         False,
     ),
     "proposal_phrase_after": (
-        "We propose Vector Heat Network for meshes.",
-        "proposed:Vector Heat Network",
+        "We propose spectral heat transport, which learns on surface meshes.",
+        "proposed:spectral heat transport",
         True,
     ),
     "proposal_phrase_stop": ("We introduce RAG-Bench for retrieval.", "entity:RAG-Bench", True),
     "proposal_subjects": ("Abstract: we propose FooNet.", "proposed:FooNet", True),
     "proposal_verbs": ("Abstract: we propose FooNet.", "relation:paper proposes FooNet", True),
     "proposer_words": (
-        "We propose Vector Heat Network for meshes.",
-        "entity:Vector Heat Network",
+        "We propose spectral heat transport, which learns on surface meshes.",
+        "entity:spectral heat transport",
         True,
     ),
     "quantity_words": ("We evaluate FooNet on four QA datasets.", "entity:QA", True),
@@ -279,25 +255,34 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         None,
         True,
     ),
-    "result_metric_words": (KAPPA, "result:Llama2=0.79@None", True),
+    "result_metric_words": (
+        "We propose FooCap. FooCap gives 48.3 CIDEr.",
+        "result:FooCap=48.3@None",
+        True,
+    ),
     "result_rival_words": (
         "We propose FooNet. FooNet achieves 45.1% on GSM8K, compared to 40.2% for the baseline.",
         "result:FooNet=40.2@GSM8K",
         False,
     ),
     "result_score_verbs": (
-        "We propose FooNet. It achieves 48.3% scenario pass rate.",
-        "result:FooNet=48.3@None",
+        "We propose FooNet. In human studies, FooNet attains 72% preference.",
+        "result:FooNet=72@None",
         True,
     ),
     "result_skip_cues": (
-        "We propose FooDet, a detector. FooDet detects over 90% of generated samples.",
-        "result:FooDet=90@None",
+        "We propose FooNet. FooNet is up 12% on BarQA.",
+        "result:FooNet=12@BarQA",
         False,
     ),
     # no pool-train sentence of 4,000 changes with the list emptied; one abstract of 600
     # does (its "uses Whole Slide Images", which the list gives, is doubtful): any change
-    "self_nouns": (CAMIL, None, True),
+    "self_nouns": (
+        "We propose FooNet for retrieval. The proposed framework introduces BarAttn, a novel "
+        "attention mechanism, and BazNorm, a novel normalization.",
+        "relation:BarAttn part_of FooNet",
+        True,
+    ),
     "short_form_introducers": (
         "We propose Sparse Token Routing (abbreviated as STR), a routing "
         "method. STR beats BM25 on MS MARCO.",
@@ -305,8 +290,8 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "strict_task_heads": (
-        "Time series forecasting (TSF) is hard and TSF models fail.",
-        "type:Time series forecasting=Task",
+        "Time Series Forecasting (TSF) is hard, and existing methods often fail on it.",
+        "type:Time Series Forecasting=Task",
         True,
     ),
     "strong_comparison_cues": (
@@ -316,10 +301,9 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "study_verbs": (
-        "We compare gradient-based optimizers Adam, L-BFGS, and their combination Adam+L-BFGS, "
-        "showing the superiority of Adam+L-BFGS, and introduce a novel second-order optimizer, "
-        "NysNewton-CG (NNCG), which significantly improves PINN performance.",
-        "relation:Adam+L-BFGS uses L-BFGS",
+        "We propose FooNet for retrieval. We evaluate FooNet with data drawn from QuxQA and "
+        "from BazQA.",
+        "relation:FooNet evaluated_on QuxQA",
         True,
     ),
     "task_heads": (

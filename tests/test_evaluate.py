@@ -112,11 +112,12 @@ def test_dev_figures_do_not_regress(built):
 
 def test_seed_004_figures_do_not_regress(built):
     """Floors at the figures on seed 004 as a helper annotated it blind by GUIDELINE.md
-    (training/annotations/seed004.jsonl, never trained on: strict 0.929, proposed 0.960,
-    relation 0.929, result 0.667 since the entity model read lists whole, 2026-12-06, late
-    evening (the strict floor was 0.90; result 0.727 before); strict 0.909, proposed 0.960,
-    relation 0.929, result 0.727 since the typing rules read an apposition to its head
-    noun
+    (training/annotations/seed004.jsonl, never trained on: result 0.615 since the models
+    were retrained on 2026-12-07's typing rules, which keep LINGUA's 45.2%; strict 0.929,
+    proposed 0.960, relation 0.929, result 0.667 since the entity model read lists whole,
+    2026-12-06, late evening (the strict floor was 0.90; result 0.727 before); strict
+    0.909, proposed 0.960, relation 0.929, result 0.727 since the typing rules read an
+    apposition to its head noun
     on 2026-12-05: "AdaR, an Adaptive Recurrent graph model" is a Model, and a sentence
     about others' systems gives the paper's none of its figures; before, strict 0.889,
     result 0.667: 5 results, one is 0.1; 0.727 before the models were
@@ -153,7 +154,8 @@ def test_train_figures_do_not_regress(train_predicted):
 
 
 def test_gsap_figures_do_not_regress(gsap_predicted):
-    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.729 since the entity
+    """Floors at the figures reached on GSAP-NER abstracts (lenient 0.735 since a group is
+    typed by the mention that says what it is, 2026-12-07; 0.729 since the entity
     model read lists whole, 2026-12-06, late evening: STS Benchmark and RF no longer found, while
     the cross-validation's strict went 0.823 → 0.829 and the floor was 0.73; lenient 0.737
     since 2026-12-06,

@@ -962,3 +962,54 @@ def test_a_name_inside_a_lexicon_name_kept_in_full_is_dropped():
 def test_words_of_the_world_are_no_entities(nlp, text):
     """cues.json's generic terms: no abstract's language, place or placeholder is a name."""
     assert set(entities(nlp, text)) == {"FooNet", "BERT"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # a framework that evaluates is a benchmark, wherever the name stands in the phrase
+        (
+            "We propose a framework, QuillBench, for evaluating the honesty of LLMs.",
+            "QuillBench",
+            EntityType.BENCHMARK,
+        ),
+        (
+            "We present an automatic evaluation framework called Tallow that scores code.",
+            "Tallow",
+            EntityType.BENCHMARK,
+        ),
+        # a framework that does something else is a method
+        (
+            "We present a training framework called Tallow that speeds up RL.",
+            "Tallow",
+            EntityType.METHOD,
+        ),
+        ("We propose a framework, Tallow, for training agents.", "Tallow", EntityType.METHOD),
+    ],
+)
+def test_a_framework_for_evaluating_is_a_benchmark_where_its_name_is_apposed(
+    nlp, text, name, expected
+):
+    """The naming word's head noun ("framework") alone says Method; the phrase around it
+    says what the framework does ("for evaluating", "evaluation framework")."""
+    from kg.extract.typing_rules import decide_type
+
+    doc = nlp(text)
+    start = text.index(name)
+    assert decide_type(doc.char_span(start, start + len(name)), doc)[0] is expected
+
+
+def test_a_group_is_typed_by_the_mention_that_says_what_it_is(nlp):
+    """An acronym's long form is the group's main span; where it stands with no word on its
+    type, the acronym's own mention decides ("an evaluation framework called X (…)")."""
+    from kg.extract.components import GROUPS
+    from kg.extract.entities import rule_type
+
+    text = (
+        "We present an automatic evaluation framework called TaCo (Tally Counting) that "
+        "assesses the coding abilities of LLMs. TaCo covers nine languages."
+    )
+    doc = nlp(text)
+    (group,) = [g for g, _, _ in doc.user_data[GROUPS] if g.long is not None]
+    assert doc[slice(*group.main())].text == "Tally Counting"
+    assert rule_type(doc, group) == (EntityType.BENCHMARK, "apposition")

@@ -23,8 +23,16 @@ def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
     """What the typing rules make of a group: its lexicon type, else `type_at`."""
     if group.lexicon_type is not None:
         return group.lexicon_type, "lexicon"
-    start, end = group.main()
-    return type_at(doc, start, end)
+    main = group.main()
+    found = type_at(doc, *main)
+    if found[1] == "default":
+        # another mention may say what it is where the main one does not: "an evaluation
+        # framework called CatCode (Category Code)", whose long form stands alone
+        for span in group.spans:
+            other = type_at(doc, *span) if span != main else found
+            if other[1] != "default":
+                return other
+    return found
 
 
 @dataclass(frozen=True)

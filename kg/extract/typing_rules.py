@@ -202,9 +202,13 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     sentence = _sentence(doc, span)
     head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
+    called = _apposition(doc, span, sentence) if head not in _CALLED[:3] else None
+    if head is EntityType.METHOD and called is EntityType.BENCHMARK:
+        # "a framework, X, for evaluating …", "an evaluation framework called X": what the
+        # apposition reads of the phrase beats its head noun alone
+        return called, "apposition"
     if head in _CALLED:
         return head, "head noun after"
-    called = _apposition(doc, span, sentence)
     if called in _CALLED:
         return called, "apposition"  # "AdaR, an Adaptive Recurrent graph model"
     variant = lexicon_variant(name)
