@@ -275,8 +275,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "result:FooNet=12@BarQA",
         False,
     ),
-    # no pool-train sentence of 4,000 changes with the list emptied; one abstract of 600
-    # does (its "uses Whole Slide Images", which the list gives, is doubtful): any change
+    # "the proposed framework" refers back to the paper's system in a sentence of its parts
     "self_nouns": (
         "We propose FooNet for retrieval. The proposed framework introduces BarAttn, a novel "
         "attention mechanism, and BazNorm, a novel normalization.",

@@ -985,6 +985,18 @@ def test_words_of_the_world_are_no_entities(nlp, text):
             EntityType.METHOD,
         ),
         ("We propose a framework, Tallow, for training agents.", "Tallow", EntityType.METHOD),
+        # an evaluation method is a method: only a framework's noun makes it a benchmark
+        (
+            "We propose an off-policy evaluation method called Tallow that reduces variance.",
+            "Tallow",
+            EntityType.METHOD,
+        ),
+        # a name without a benchmark's suffix, so that the phrase alone decides
+        (
+            "We propose a framework, Quillon, for evaluating the honesty of LLMs.",
+            "Quillon",
+            EntityType.BENCHMARK,
+        ),
     ],
 )
 def test_a_framework_for_evaluating_is_a_benchmark_where_its_name_is_apposed(
@@ -1013,3 +1025,24 @@ def test_a_group_is_typed_by_the_mention_that_says_what_it_is(nlp):
     (group,) = [g for g, _, _ in doc.user_data[GROUPS] if g.long is not None]
     assert doc[slice(*group.main())].text == "Tally Counting"
     assert rule_type(doc, group) == (EntityType.BENCHMARK, "apposition")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prior work relies on Gradient Sign Dropping (GSD). We show that GSD models forget.",
+        "We compare with Gradient Sign Dropping (GSD). GSD accuracy drops by 3% on CIFAR-10.",
+        "Prior work proposed Gradient Sign Dropping (GSD). We build on GSD and evaluate it "
+        "on CIFAR-10.",
+        "We use Maximum A Posteriori (MAP) estimation for the weights.",
+    ],
+)
+def test_another_mention_types_a_group_only_by_what_the_text_calls_it(nlp, text):
+    """The context of one mention ("GSD models", "GSD accuracy drops", "on GSD") or a
+    metric's word (MAP) says nothing of what the long form is: it stays the default."""
+    from kg.extract.components import GROUPS
+    from kg.extract.entities import rule_type
+
+    doc = nlp(text)
+    (group,) = [g for g, _, _ in doc.user_data[GROUPS] if g.long is not None]
+    assert rule_type(doc, group) == (EntityType.METHOD, "default")

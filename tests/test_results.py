@@ -11,7 +11,6 @@ import pytest
 from kg.extract import extract
 from kg.extract.cues import load_cues
 from kg.extract.figures import Figure, cue_features
-from kg.extract.found import Found
 from kg.model import Paper
 
 
@@ -289,30 +288,3 @@ def test_of_before_a_figure_is_no_skip_cue():
 )
 def test_a_figure_of_a_sentence_that_names_no_system(nlp, text, expected):
     assert results(nlp, text) == expected
-
-
-@pytest.mark.parametrize("metric", ["ROC AUC", "mean IoU", "Word Error Rate"])
-def test_a_metric_of_several_words_is_no_benchmark(nlp, metric):
-    """A name whose last word is a metric's ("ROC AUC", "mean IoU") is a metric however the
-    entity stage typed it: neither who scored a figure nor what it was measured on."""
-    from kg.extract.results import find_results
-    from kg.extract.texts import TEXT
-    from kg.model import EntityType
-
-    text = f"We propose FooFE. FooFE reaches 82.2% {metric} on all tasks."
-    doc = nlp.make_doc(text)
-    doc.user_data[TEXT] = text
-    for _, proc in nlp.pipeline[:1]:  # the sentences alone
-        doc = proc(doc)
-    words = [t.text for t in doc]
-    first = words.index("FooFE")
-    second = words.index("FooFE", first + 1)
-    start = words.index(metric.split()[0])
-    end = start + len(metric.split())
-    found = [
-        Found(first, first + 1, "FooFE", "foofe", EntityType.METHOD, False, 0),
-        Found(second, second + 1, "FooFE", "foofe", EntityType.METHOD, False, 1),
-        Found(start, end, metric, metric.lower(), EntityType.DATASET, False, 1),
-    ]
-    reported, _ = find_results(doc, found, "foofe", frozenset({"foofe"}), None)
-    assert [(s, str(v), b) for s, _, v, _, b, _ in reported] == [("foofe", "82.2", None)]

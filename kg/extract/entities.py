@@ -20,19 +20,36 @@ CORE = (EntityType.METHOD, EntityType.MODEL, EntityType.DATASET, EntityType.BENC
 
 
 def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
-    """What the typing rules make of a group: its lexicon type, else `type_at`."""
+    """What the typing rules make of a group: its lexicon type, else `type_at` of its main
+    span; where that says nothing (the default), what the text calls it at another of its
+    mentions ("an evaluation framework called CatCode (Category Code)": the long form
+    stands alone), if any says so outright (`NAMED_TYPES`)."""
     if group.lexicon_type is not None:
         return group.lexicon_type, "lexicon"
     main = group.main()
     found = type_at(doc, *main)
     if found[1] == "default":
-        # another mention may say what it is where the main one does not: "an evaluation
-        # framework called CatCode (Category Code)", whose long form stands alone
         for span in group.spans:
-            other = type_at(doc, *span) if span != main else found
-            if other[1] != "default":
-                return other
+            if span != main:
+                other = type_at(doc, *span)
+                if other[1] in NAMED_TYPES:
+                    return other
     return found
+
+
+#: the evidence of `type_at` that says what a name is, wherever it stands; not the context
+#: of one mention ("GSD models" is no task, "GSD accuracy drops" no benchmark), nor a
+#: metric's word (MAP)
+NAMED_TYPES = frozenset(
+    {
+        "apposition",
+        "head noun after",
+        "head noun in name",
+        "model family",
+        "model family suffix",
+        "name suffix",
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -374,11 +374,7 @@ def find_results(
     kept = [fig for fig in figs if fig.start in scores and fig.start not in differences]
     # a metric's name (CIDEr, ROUGE-1) or a number is neither who scored nor what on
     named = [
-        f
-        for f in found
-        if not is_metric(f.name.lower(), cues)
-        and not is_metric(f.name.lower().rsplit(None, 1)[-1], cues)
-        and any(c.isalpha() for c in f.name)
+        f for f in found if not is_metric(f.name.lower(), cues) and any(c.isalpha() for c in f.name)
     ]
     by_sentence: dict[int, list[Found]] = {}
     for f in named:

@@ -88,6 +88,22 @@ def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
     return None
 
 
+def _framework_named(low: list[str], span: _At, first: int) -> bool:
+    """Whether the naming word before the name, or the apposition right after it, has a
+    framework's noun for its head ("a framework, X", "a toolkit called X", "X, an
+    evaluation suite")."""
+    j = span.start - 1
+    while j >= first and low[j] in _NAMING:
+        j -= 1
+    if j >= first and j < span.start - 1 and low[j] in _FRAMEWORKS:
+        return True
+    return not _FRAMEWORKS.isdisjoint(low[span.end + 1 : span.end + 6])
+
+
+#: nouns of a framework: one for evaluating is a benchmark
+_FRAMEWORKS = frozenset({"framework", "frameworks", "suite", "toolkit", "platform", "protocol"})
+
+
 def _head_after(doc: Doc, span: _At) -> EntityType | None:
     heads = load_cues().type_heads
     low = lowers(doc)
@@ -202,10 +218,16 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     sentence = _sentence(doc, span)
     head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
-    called = _apposition(doc, span, sentence) if head not in _CALLED[:3] else None
-    if head is EntityType.METHOD and called is EntityType.BENCHMARK:
+    resource_or_model = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL)
+    called = _apposition(doc, span, sentence) if head not in resource_or_model else None
+    if (
+        head is EntityType.METHOD
+        and called is EntityType.BENCHMARK
+        and _framework_named(low, span, sentence[0])
+    ):
         # "a framework, X, for evaluating …", "an evaluation framework called X": what the
-        # apposition reads of the phrase beats its head noun alone
+        # apposition reads of the phrase beats its head noun alone (not "an off-policy
+        # evaluation method called X", a method)
         return called, "apposition"
     if head in _CALLED:
         return head, "head noun after"
