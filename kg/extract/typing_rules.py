@@ -89,19 +89,19 @@ def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
 
 
 def _framework_named(low: list[str], span: _At, first: int) -> bool:
-    """Whether the naming word before the name, or the apposition right after it, has a
-    framework's noun for its head ("a framework, X", "a toolkit called X", "X, an
-    evaluation suite")."""
+    """Whether a framework's noun names the name (tokens of `span`) by a naming word right
+    before it: "a framework called X", or "a framework, X, …" with the name set off by
+    commas (not "On the evaluation framework, X improves")."""
     j = span.start - 1
     while j >= first and low[j] in _NAMING:
         j -= 1
-    if j >= first and j < span.start - 1 and low[j] in _FRAMEWORKS:
-        return True
-    return not _FRAMEWORKS.isdisjoint(low[span.end + 1 : span.end + 6])
+    if not (j >= first and j < span.start - 1 and low[j] in _FRAMEWORKS):
+        return False
+    return low[span.start - 1] != "," or (span.end < len(low) and low[span.end] == ",")
 
 
 #: nouns of a framework: one for evaluating is a benchmark
-_FRAMEWORKS = frozenset({"framework", "frameworks", "suite", "toolkit", "platform", "protocol"})
+_FRAMEWORKS = frozenset({"framework", "frameworks", "toolkit", "protocol"})
 
 
 def _head_after(doc: Doc, span: _At) -> EntityType | None:
