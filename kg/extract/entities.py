@@ -13,7 +13,7 @@ from spacy.tokens import Doc
 from kg.extract.classifier import LinearModel
 from kg.extract.entity_features import LIST_SEPARATORS, Context
 from kg.extract.groups import Group
-from kg.extract.typing_rules import type_at
+from kg.extract.typing_rules import NAMING_EVIDENCE, type_at
 from kg.model import EntityType
 
 CORE = (EntityType.METHOD, EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK)
@@ -23,7 +23,7 @@ def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
     """What the typing rules make of a group: its lexicon type, else `type_at` of its main
     span; where that says nothing (the default), what the text calls it at another of its
     mentions ("an evaluation framework called CatCode (Category Code)": the long form
-    stands alone), if any says so outright (`NAMED_TYPES`)."""
+    stands alone), if any says so outright (`NAMING_EVIDENCE`)."""
     if group.lexicon_type is not None:
         return group.lexicon_type, "lexicon"
     main = group.main()
@@ -32,18 +32,9 @@ def rule_type(doc: Doc, group: Group) -> tuple[EntityType | None, str]:
         for span in group.spans:
             if span != main:
                 other = type_at(doc, *span)
-                if other[1] in NAMED_TYPES:
+                if other[1] in NAMING_EVIDENCE:
                     return other
     return found
-
-
-#: the evidence of `type_at` that says what a name is, wherever it stands: what the text
-#: calls it ("X, a benchmark", "a benchmark called X") or its own form; not the words
-#: around one mention ("GSD models", "GSD accuracy drops", "On the BEIR benchmark, GSD
-#: improves"), nor a metric's word (MAP)
-NAMED_TYPES = frozenset(
-    {"apposition", "head noun in name", "model family", "model family suffix", "name suffix"}
-)
 
 
 @dataclass(frozen=True)

@@ -75,27 +75,30 @@ def _sentence(doc: Doc, span: _At) -> tuple[int, int]:
     return sentence_bounds(doc)[sentence_of(doc)[span.start]]
 
 
-def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
-    """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it
-    (`first` is the first token of its sentence)."""
-    heads = load_cues().type_heads
-    low = lowers(doc)
+def _naming_word(low: list[str], span: _At, first: int) -> int | None:
+    """The word before the naming words right before the name ("framework" of "a framework
+    called X", "model" of "our model, dubbed X"), by index; None where no naming word stands
+    right before it (`first` is the first token of its sentence)."""
     j = span.start - 1
     while j >= first and low[j] in _NAMING:
         j -= 1
-    if j >= first and j < span.start - 1 and low[j] in heads:
-        return heads[low[j]]
-    return None
+    return j if first <= j < span.start - 1 else None
+
+
+def _head_naming(doc: Doc, span: _At, first: int) -> EntityType | None:
+    """ "our model, dubbed XLM-R", "a framework called X": the head noun that names it."""
+    heads = load_cues().type_heads
+    low = lowers(doc)
+    j = _naming_word(low, span, first)
+    return heads[low[j]] if j is not None and low[j] in heads else None
 
 
 def _framework_named(low: list[str], span: _At, first: int) -> bool:
     """Whether a framework's noun names the name (tokens of `span`) by a naming word right
     before it: "a framework called X", or "a framework, X, …" with the name set off by
     commas (not "On the evaluation framework, X improves")."""
-    j = span.start - 1
-    while j >= first and low[j] in _NAMING:
-        j -= 1
-    if not (j >= first and j < span.start - 1 and low[j] in _FRAMEWORKS):
+    j = _naming_word(low, span, first)
+    if j is None or low[j] not in _FRAMEWORKS:
         return False
     return low[span.start - 1] != "," or (span.end < len(low) and low[span.end] == ",")
 
@@ -168,6 +171,15 @@ def _head_before(doc: Doc, span: _At, sent_start: int) -> EntityType | None:
 
 
 _CALLED = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL, EntityType.METHOD)
+#: what a head noun says that no apposition overrides
+_NOT_METHOD = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL)
+#: the evidence of `type_at` that says what a name is, wherever it stands: what the text
+#: calls it ("X, a benchmark", "a benchmark called X") or its own form; not the words
+#: around one mention ("GSD models", "GSD accuracy drops", "On the BEIR benchmark, GSD
+#: improves"), nor a metric's word (MAP)
+NAMING_EVIDENCE = frozenset(
+    {"apposition", "head noun in name", "model family", "model family suffix", "name suffix"}
+)
 
 
 def _apposition(doc: Doc, span: _At, sentence: tuple[int, int]) -> EntityType | None:
@@ -218,8 +230,7 @@ def type_at(doc: Doc, start: int, end: int) -> tuple[EntityType | None, str]:
         return own, "head noun in name"  # "E-commerce Video Ads Benchmark"
     sentence = _sentence(doc, span)
     head = _head_after(doc, span) or _head_naming(doc, span, sentence[0])
-    resource_or_model = (EntityType.BENCHMARK, EntityType.DATASET, EntityType.MODEL)
-    called = _apposition(doc, span, sentence) if head not in resource_or_model else None
+    called = _apposition(doc, span, sentence) if head not in _NOT_METHOD else None
     if (
         head is EntityType.METHOD
         and called is EntityType.BENCHMARK
