@@ -306,6 +306,11 @@ class ChildCrashedError(Exception):
     """A task's child process failed with a bug (its traceback is the message) or died."""
 
 
+class ChildDiedError(ChildCrashedError):
+    """A task's child process died before it could answer (killed by a signal, or a
+    crash inside native code, such as a stack overflow in the query engine)."""
+
+
 def run_timed(prepare: Callable[[], S], task: Callable[[S], T], seconds: float | None) -> T:
     """`task(prepare())` in a forked child process, killed once `task` has run `seconds`
     (the clock starts when `prepare` returns; None: no limit). A query in Rust cannot be
@@ -314,6 +319,7 @@ def run_timed(prepare: Callable[[], S], task: Callable[[S], T], seconds: float |
     Raises:
         TimedOutError: the task ran past the deadline (its child is gone).
         KgError: the one the child raised.
+        ChildDiedError: the child died before it answered.
         ChildCrashedError: the child failed otherwise.
     """
     if not can_fork():
@@ -348,7 +354,7 @@ def _receive(receive: Connection) -> tuple[str, object]:
     try:
         return receive.recv()  # type: ignore[no-any-return]
     except EOFError:  # the child died before it could say
-        raise ChildCrashedError("the task's process died") from None
+        raise ChildDiedError("the task's process died") from None
 
 
 def _timed_child(

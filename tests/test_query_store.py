@@ -312,3 +312,25 @@ def test_a_store_job_that_cannot_start_leaves_nothing_behind(tmp_path, monkeypat
     assert all(p.returncode is not None for p in started) and len(started) == (failure == "stdin")
     held = [str(fd.resolve()) for fd in Path("/proc/self/fd").iterdir()]
     assert not [path for path in held if ".store-" in path]  # the error file closed
+
+
+@pytest.mark.parametrize("damage", ["emptied tables", "garbled tables", "garbled manifest"])
+def test_a_damaged_stored_graph_is_passed_over_for_the_files(tmp_path, monkeypatch, damage):
+    """RocksDB says "Corruption: ..." as a RuntimeError, not an OSError: it ended `kg query`
+    in a traceback (an adversarial review, 2026-12-07)."""
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "exports"
+    shutil.copytree(ROOT / "exports", out)
+    files = rdf_files([out])
+    expected = set(run_query(QUERY, [out]).rows)
+    write_store(files, [out / "kg.nt" if f == out / "kg.ttl" else f for f in files])
+    (store,) = (p for p in stores_dir().iterdir() if not p.name.startswith("."))
+    for part in store.iterdir():
+        if damage == "emptied tables" and part.suffix == ".sst":
+            part.write_bytes(b"")
+        elif damage == "garbled tables" and part.suffix == ".sst":
+            part.write_bytes(os.urandom(5000))
+        elif damage == "garbled manifest" and part.name.startswith("MANIFEST"):
+            part.write_bytes(os.urandom(300))
+    assert open_store(files) is None
+    assert set(run_query(QUERY, [out]).rows) == expected

@@ -489,6 +489,31 @@ def test_push_refuses_a_url_that_is_not_http(runner, built, tmp_path):
     assert target.read_text() == ""
 
 
+@pytest.mark.parametrize(
+    ("endpoint", "graph", "message"),
+    [
+        # the ?graph= went after the fragment, never sent: a PUT to the bare store
+        # replaced every graph of it (an adversarial review, 2026-12-07)
+        (
+            "http://127.0.0.1:1/store#kg",
+            None,
+            "--endpoint http://127.0.0.1:1/store#kg: a URL with a #fragment",
+        ),
+        ("http://[::1", None, "--endpoint http://[::1: not a URL (Invalid IPv6 URL)"),
+        ("http://127.0.0.1:abc/store", None, "--endpoint http://127.0.0.1:abc/store: not a URL"),
+        ("http:///store", None, "not an http:// or https:// URL of a store"),
+        ("http://127.0.0.1:1/store", "", "--graph '': not an absolute IRI"),
+        ("http://127.0.0.1:1/store", "not an iri", "--graph 'not an iri': not an absolute IRI"),
+    ],
+)
+def test_push_checks_the_endpoint_and_graph_before_sending(runner, built, endpoint, graph, message):
+    args = ["push", str(built), "--endpoint", endpoint]
+    result = runner.invoke(main, args + (["--graph", graph] if graph is not None else []))
+    assert result.exit_code == 2, result.output
+    # refused before any request: port 1 has no store, and reaching for it says so
+    assert message in result.stderr and "cannot reach" not in result.stderr
+
+
 def test_serve_help_states_the_defaults_and_what_is_refused(runner):
     text = runner.invoke(main, ["serve", "--help"]).stdout
     for words in ("127.0.0.1", "[default: 30", "SERVICE", "Host", "Origin", "--allow-remote"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -44,6 +45,26 @@ class _EchoHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         label = "Warning" if record.levelno >= logging.WARNING else "Info"
         click.echo(f"{label}: {record.getMessage()}", err=True)
+
+
+#: the longest time limit a command takes: a week (the poll of a pipe takes at most 49 days)
+MAX_SECONDS = 7 * 24 * 3600
+
+
+class Seconds(click.FloatRange):
+    """A time limit in seconds: a number from 0 (or above it, `min_open`) to a week; not
+    nan, not inf (which a plain FloatRange lets through to fail later)."""
+
+    name = "seconds"
+
+    def __init__(self, min_open: bool = False) -> None:
+        super().__init__(min=0, max=MAX_SECONDS, min_open=min_open)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return number
 
 
 def input_options(func: F) -> F:

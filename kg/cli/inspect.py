@@ -12,7 +12,14 @@ from kg.cli.app import handle_errors, main
 
 @main.command()
 @click.argument("exports", default=Path("exports"), type=click.Path(path_type=Path))
-@click.option("-n", "--top", default=10, show_default=True, help="How many entities to list.")
+@click.option(
+    "-n",
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many entities to list.",
+)
 @handle_errors
 def stats(exports: Path, top: int) -> None:
     """Counts by type and the most connected entities of a built graph.

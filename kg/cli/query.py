@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.app import handle_errors, main
+from kg.cli.app import Seconds, handle_errors, main
 
 
 @main.command()
@@ -39,7 +39,7 @@ from kg.cli.app import handle_errors, main
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0),
+    type=Seconds(),
     default=30.0,
     show_default=True,
     help="Seconds the query may run (loading the graph not counted); 0: no limit.",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.app import handle_errors, main
+from kg.cli.app import Seconds, handle_errors, main
 
 
 @main.command()
@@ -22,7 +22,7 @@ from kg.cli.app import handle_errors, main
 @click.option("--writable", is_flag=True, help="Accept SPARQL updates and graph uploads.")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min_open=True),
     default=30.0,
     show_default=True,
     help="Seconds a query or update may run before it is stopped (HTTP 503).",
@@ -119,6 +119,6 @@ def push(exports: Path, endpoint: str, graph_iri: str | None) -> None:
     from kg.serve.endpoint import DEFAULT_GRAPH
     from kg.serve.endpoint import push as run_push
 
-    graph = graph_iri or DEFAULT_GRAPH
+    graph = DEFAULT_GRAPH if graph_iri is None else graph_iri
     count = run_push(exports, endpoint, graph)
     click.echo(f"pushed {count} triples to <{graph}> at {endpoint}")

@@ -27,6 +27,8 @@ def compact(term: Term | None) -> str:
 def format_answer(answer: Answer, fmt: str) -> str:
     """Render an answer as a table, CSV, TSV, SPARQL 1.1 Results JSON or Turtle."""
     if answer.graph is not None:
+        if fmt not in ("table", "turtle"):
+            raise QueryError(f"CONSTRUCT and DESCRIBE answer a graph: --format turtle, not {fmt}")
         return answer.graph
     if answer.boolean is not None:
         if fmt == "json":

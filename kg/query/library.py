@@ -17,13 +17,15 @@ from pathlib import Path
 from kg.errors import QueryError
 from kg.names import fold
 from kg.namespaces import PAPER, PREFIXES
-from kg.processes import TimedOutError, run_timed
+from kg.processes import ChildDiedError, TimedOutError, run_timed
 from kg.query.load import load_graph, load_store
 from kg.query.sparql import Answer, Term, read_query, run_query
 from kg.resources import queries_dir
 
 #: an absolute IRI given without angle brackets: https://w3id.org/kg-ml/id/entity/math500
 _BARE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`]+")
+#: an absolute IRI as SPARQL's IRIREF may write it (a scheme, then no space, <>"{}|^`\)
+IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20<>\"{}|\\^`]*")
 #: what a bundled query's name looks like (no SPARQL query does)
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 _PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")
@@ -78,7 +80,10 @@ def bundled_queries() -> list[BundledQuery]:
 
 
 def find_query(name: str) -> BundledQuery | None:
-    """The bundled query of that name, or None."""
+    """The bundled query of that name, or None (and for anything that is no name, such as
+    a query's text, which no file name could hold)."""
+    if not _NAME.fullmatch(name):
+        return None
     path = queries_dir() / f"{name}.rq"
     return _parse(path) if path.is_file() else None
 
@@ -101,11 +106,13 @@ def check_required(query: BundledQuery, values: Mapping[str, str]) -> None:
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
     """`["benchmark=MATH500"]` → {"benchmark": "MATH500"}."""
-    out = {}
+    out: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not re.fullmatch(r"\w+", name.strip()):
             raise QueryError(f"--param {pair!r}: write NAME=VALUE, e.g. benchmark=MATH500")
+        if name.strip() in out:
+            raise QueryError(f"--param {name.strip()} is given twice: give each once")
         out[name.strip()] = value.strip()
     return out
 
@@ -186,12 +193,16 @@ def resolve(
     for name, value in values.items():
         prefix, _, local = value.partition(":")
         if value.startswith("<") and value.endswith(">"):
+            if not IRI.fullmatch(value[1:-1]):
+                raise QueryError(f"--param {name}={value}: not an IRI")
             out[name] = Term("uri", value[1:-1])
         elif _BARE_IRI.fullmatch(value):
             out[name] = Term("uri", value)
         elif re.fullmatch(r"[0-9a-f]{16}", value):
             out[name] = Term("uri", str(PAPER[value]))
         elif prefix in PREFIXES and local and " " not in value:
+            if not IRI.fullmatch(PREFIXES[prefix] + local):
+                raise QueryError(f"--param {name}={value}: not a name of the prefix {prefix}:")
             out[name] = Term("uri", PREFIXES[prefix] + local)
         else:
             entity = entity_named(value, paths, engine, store)
@@ -233,4 +244,10 @@ def answer_query(
     except TimedOutError:
         raise QueryError(
             f"the query ran past the {timeout:g} s timeout (give more with --timeout)"
+        ) from None
+    except ChildDiedError:
+        # Oxigraph aborts on a query nested past its stack (a property path of thousands of
+        # steps, thousands of operators in a row): the process is gone, not this one
+        raise QueryError(
+            f"the {engine} engine stopped on this query (nested too deeply?): simplify it"
         ) from None

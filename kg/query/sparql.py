@@ -54,12 +54,23 @@ def read_query(query: str) -> str:
         path = Path(query)
         if not path.is_file():
             raise InputError(path, "no such query file")
-        return path.read_text(encoding="utf-8")
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(path, f"not UTF-8 text (byte {error.start})") from None
+        except OSError as error:
+            raise InputError(path, f"cannot be read ({error.strerror})") from None
     return query
+
+
+#: what SPARQL's IRIREF may not hold (a value holding one would end the IRI early)
+_NOT_IN_IRI = re.compile(r"[\x00-\x20<>\"{}|\\^`]")
 
 
 def _sparql_term(term: Term) -> str:
     if term.kind == "uri":
+        if _NOT_IN_IRI.search(term.value):
+            raise QueryError(f"<{term.value}> is not an IRI: it cannot be bound")
         return f"<{term.value}>"
     if term.kind == "bnode":
         raise QueryError("a blank node cannot be bound to a query variable")
@@ -93,8 +104,17 @@ def bind_values(text: str, bindings: Mapping[str, Term]) -> str:
     return text[: where.end()] + block + text[where.end() :]
 
 
-def check_query(text: str) -> str:
-    """The query's form (SELECT, ASK, CONSTRUCT, DESCRIBE) after a syntax and safety check.
+@dataclass(frozen=True)
+class Checked:
+    """What the syntax and safety check read of a query."""
+
+    form: str  #: SELECT, ASK, CONSTRUCT or DESCRIBE
+    datasets: bool  #: it names graphs to read (FROM, FROM NAMED)
+    ordered: bool  #: it orders its answer (ORDER BY)
+
+
+def check_query(text: str) -> Checked:
+    """What the query is, after a syntax and safety check.
 
     Raises:
         QueryError: a syntax error (with line and column) or a SERVICE clause.
@@ -111,12 +131,14 @@ def check_query(text: str) -> str:
         # both engines would fetch the remote endpoint; kg queries stay offline
         raise QueryError("SERVICE clauses are not allowed: kg queries run offline")
     name = query.algebra.name
-    return {
+    form = {
         "SelectQuery": "SELECT",
         "AskQuery": "ASK",
         "ConstructQuery": "CONSTRUCT",
         "DescribeQuery": "DESCRIBE",
     }.get(name, name)
+    algebra = repr(query.algebra)
+    return Checked(form, bool(query.algebra.get("datasetClause")), "OrderBy" in algebra)
 
 
 def _from_rdflib(term: object) -> Term | None:
@@ -147,6 +169,23 @@ def _from_oxigraph(term: object) -> Term | None:
         term.value,
         None if datatype == _XSD_STRING or term.language else datatype,
         term.language,
+    )
+
+
+_SELECT_ALL = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
+
+
+def _first_use(text: str, variable: str) -> int:
+    """Where `?variable` (or `$variable`) first appears in `text` (its end if nowhere)."""
+    found = re.search(rf"[?$]{re.escape(variable)}\b", text)
+    return found.start() if found else len(text)
+
+
+def _row_key(row: tuple[Term | None, ...]) -> tuple[tuple[str, ...], ...]:
+    """A row's sort key: unbound before bound, then each term's kind, value, datatype and
+    language."""
+    return tuple(
+        (t.kind, t.value, t.datatype or "", t.lang or "") if t is not None else () for t in row
     )
 
 
@@ -192,8 +231,15 @@ def run_query(
         InputError: an RDF file is missing or malformed.
     """
     text = bind_values(text, bindings or {})
-    form = check_query(text)
+    checked = check_query(text)
+    form = checked.form
     if engine == "rdflib":
+        if checked.datasets:
+            # rdflib would fetch each graph named from its IRI: a URL, any file
+            raise QueryError(
+                "FROM and FROM NAMED are not read by the rdflib engine (it would fetch "
+                "them): use the default engine, where they choose graphs of the exports"
+            )
         graph = store if store is not None else load_graph(paths)
         assert isinstance(graph, Graph)
         result = graph.query(text, initNs=PREFIXES)
@@ -207,13 +253,19 @@ def run_query(
                 )
             )  # type: ignore[misc]
         columns = tuple(str(v) for v in result.vars or ())
-        return Answer(
-            columns,
-            tuple(
-                tuple(_from_rdflib(t) for t in row)  # type: ignore[union-attr]
-                for row in result
-            ),
+        rows = tuple(
+            tuple(_from_rdflib(t) for t in row)  # type: ignore[union-attr]
+            for row in result
         )
+        # rdflib's order changes from run to run (set iteration): the columns of SELECT *
+        # as Oxigraph gives them (as they first appear in the text), the rows sorted
+        if _SELECT_ALL.search(text):
+            order = sorted(range(len(columns)), key=lambda i: _first_use(text, columns[i]))
+            columns = tuple(columns[i] for i in order)
+            rows = tuple(tuple(row[i] for i in order) for row in rows)
+        if not checked.ordered:
+            rows = tuple(sorted(rows, key=_row_key))
+        return Answer(columns, rows)
     if engine != "oxigraph":
         raise QueryError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
     import pyoxigraph as ox

@@ -94,8 +94,16 @@ def open_store(files: Sequence[Path]) -> Any | None:
         return None
     try:
         store = ox.Store.read_only(str(path))
-    except OSError as error:  # damaged or being removed: load the files instead
+    except OSError as error:  # being removed: load the files instead
         log.info("%s: cannot open the stored graph (%s)", path, error)
+        return None
+    except RuntimeError as error:  # RocksDB's "Corruption: ...": damaged, load the files
+        log.warning(
+            "the stored graph %s is damaged (%s): the exports are read instead "
+            "(`kg cache clear` removes it)",
+            path,
+            str(error).split("  ")[0][:200],
+        )
         return None
     os.utime(path)  # recently used: kept longest
     return store

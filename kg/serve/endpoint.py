@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -308,6 +309,31 @@ def _request(request: urllib.request.Request, timeout: float = 60.0) -> bytes:
         raise KgError(f"cannot reach {request.full_url}: {error}") from None
 
 
+#: an absolute IRI (a scheme, then none of the characters an IRI may not hold)
+_GRAPH_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20<>\"{}|\\^`]+")
+
+
+def _check_store_url(endpoint: str) -> None:
+    """Refuse an endpoint that is no http(s) URL of a host, or that has a fragment: the
+    `?graph=` added after a `#` would never be sent, and a PUT to the bare store would
+    replace every graph in it.
+
+    Raises:
+        KgError: what is wrong with it.
+    """
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+        parts.port  # noqa: B018 - checks it: a port that is no number raises here
+    except ValueError as error:
+        raise KgError(f"--endpoint {endpoint}: not a URL ({error})") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise KgError(f"--endpoint {endpoint}: not an http:// or https:// URL of a store")
+    if "#" in endpoint:
+        raise KgError(f"--endpoint {endpoint}: a URL with a #fragment (the graph would be lost)")
+    if not endpoint.isprintable() or " " in endpoint:
+        raise KgError(f"--endpoint {endpoint!r}: a URL holds no spaces or control characters")
+
+
 def sparql_select(endpoint: str, query: str) -> dict:
     """POST a query to a SPARQL 1.1 Protocol endpoint; the SPARQL Results JSON answer."""
     import json
@@ -348,9 +374,9 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
         KgError: the endpoint is not an HTTP(S) URL, the store cannot be reached or it
             refuses the graph.
     """
-    scheme = urllib.parse.urlsplit(endpoint).scheme.lower()
-    if scheme not in ("http", "https"):
-        raise KgError(f"--endpoint {endpoint}: not an http:// or https:// URL of a store")
+    _check_store_url(endpoint)
+    if not _GRAPH_IRI.fullmatch(graph):
+        raise KgError(f"--graph {graph!r}: not an absolute IRI (such as {DEFAULT_GRAPH})")
     path = _export(exports)
     data = path.read_bytes()
     separator = "&" if "?" in endpoint else "?"
