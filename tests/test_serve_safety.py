@@ -183,6 +183,45 @@ def test_load_is_refused_on_a_writable_store(writable, listener):
     assert listener.hits == []
 
 
+def test_the_page_at_the_root_loads_and_queries_through_the_front(served):
+    """Oxigraph's page loaded its editor from paths the front answered 404, and sent its
+    queries to /sparql, answered 404 too (an adversarial review, 2026-12-07)."""
+    status, page = call(served.url + "/")
+    assert status == 200 and b"yasgui.min.js" in page and b'url + "/sparql"' in page
+    for name in ("/yasgui.min.js", "/yasgui.min.css", "/logo.svg"):
+        status, body = call(served.url + name)
+        assert status == 200 and len(body) > 100, name
+        assert b"https://cdn" not in body[:2000]
+    status, body = call(
+        served.url + "/sparql", "POST", b"ASK { ?s ?p ?o }", Content_Type="application/sparql-query"
+    )
+    assert status == 200 and json.loads(body)["boolean"] is True
+    # where Oxigraph takes updates too, the front passes on queries only
+    insert = urllib.parse.urlencode({"update": "INSERT DATA { <urn:a> <urn:b> 1 }"}).encode()
+    assert call(served.url + "/sparql", "POST", insert, Content_Type=FORM)[0] >= 400
+    assert call(served.url + "/yasgui.min.js", "POST", b"x", Content_Type=FORM)[0] == 405
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.0/8 is Linux's")
+def test_the_oxigraph_servers_listen_where_no_page_can_guess(served):
+    """They check no Host, Origin or SERVICE themselves: on 127.0.0.1 a web page that tries
+    loopback ports could reach one past the front (an adversarial review, 2026-12-07)."""
+    from kg.serve.pool import hidden_loopback
+
+    front = urllib.parse.urlsplit(served.url).port
+    listening = [
+        c.laddr
+        for p in psutil.Process().children(recursive=True)
+        if "oxigraph" in p.name()
+        for c in p.net_connections(kind="inet")
+        if c.status == psutil.CONN_LISTEN
+    ]
+    assert listening and all(a.ip != "127.0.0.1" and a.port != front for a in listening)
+    assert all(a.ip.startswith("127.") for a in listening)
+    hosts = {hidden_loopback() for _ in range(50)}
+    assert len(hosts) > 45 and all(h.startswith("127.") and h.count(".") == 3 for h in hosts)
+
+
 # --- Host and Origin ---
 
 
@@ -458,6 +497,25 @@ def test_serve_without_exports_says_build_first(runner, tmp_path):
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"Error: {tmp_path / 'nothing'}: no such file; run `kg build` first\n"
+
+
+def test_a_query_that_crashes_oxigraph_gets_502_and_the_endpoint_goes_on(oxigraph, built, tmp_path):
+    """A 10,000-step property path aborts Oxigraph: any client could stop the endpoint
+    with one read-only query (an adversarial review, 2026-12-07)."""
+    process = kg_serve(tmp_path, str(built), "--port", str(free_port()))
+    url, children = serving(process)
+    deep = "SELECT ?x WHERE { ?x " + "/".join(["<p:a>"] * 10_000) + " ?o }"
+    with pytest.raises(KgError, match="HTTP 502") as crashed:
+        sparql_select(url, deep)
+    assert "stopped on this request" in str(crashed.value)
+    for _ in range(3):  # the next requests are answered, by a new server
+        assert sparql_select(url, "ASK { ?s ?p ?o }")["boolean"] is True
+    assert process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    ended(process, children, tmp_path)
+    assert process.returncode == 0
+    assert process.stderr is not None
+    assert "stopped answering a request (killed by SIGABRT): replaced" in process.stderr.read()
 
 
 def test_an_oxigraph_that_dies_stops_it_with_exit_2(oxigraph, built, tmp_path):

@@ -60,8 +60,9 @@ def serve(
     loopback names, the --host, the --allow-host names); a POST, PUT or DELETE from a web
     page of another site (its Origin header); SERVICE and LOAD unless --allow-remote;
     changes unless --writable. A query or update is stopped after --timeout seconds (30),
-    or as soon as its client leaves. Exits 2 with one line if it cannot listen (the port is
-    taken) or Oxigraph stops.
+    or as soon as its client leaves; one that crashes its Oxigraph server gets HTTP 502, and
+    the server is replaced. Exits 2 with one line if it cannot listen (the port is taken)
+    or an Oxigraph server stops with no request.
 
     \b
     Example:

@@ -1,5 +1,6 @@
 """The HTTP front of `kg serve`: it checks each request, then relays it to an Oxigraph
-server of the pool, whose loopback port nobody else is told.
+server of the pool, whose loopback address and port (random: `hidden_loopback`) nobody
+else is told.
 
 RefusedError (403): a `Host` that is not this server (DNS rebinding); a request other than GET or
 HEAD from a page of another site (`Origin`); `SERVICE` or `LOAD`, which make the server
@@ -20,16 +21,26 @@ from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from kg.serve.host_origin import Site
-from kg.serve.pool import LOOPBACK, Pool, Worker
-from kg.serve.remote_clauses import parsed_remote_clauses, remote_clauses
+from kg.serve.pool import Pool, Worker
+from kg.serve.remote_clauses import may_name_remote, parsed_remote_clauses, remote_clauses
 
 log = logging.getLogger(__name__)
 
 #: the most bytes of a query or update (a body of the Graph Store Protocol may be larger)
 MAX_SPARQL_BYTES = 16 * 1024 * 1024
+#: the most characters of a query or update that a parser reads for `SERVICE` and `LOAD`
+#: (where those letters appear in it at all): rdflib's parser takes seconds per 100 KB,
+#: outside the query's timeout
+MAX_PARSED_CHARS = 64 * 1024
 #: an answer up to this size is held back until complete, so that a timeout is a clean 503
 HOLD_BYTES = 1024 * 1024
 _PATHS = {"/": "page", "/query": "query", "/update": "update", "/store": "store"}
+#: what Oxigraph's page at / loads beside it (its YASGUI editor, offline: no CDN)
+_PAGE_FILES = ("/yasgui.min.js", "/yasgui.min.css", "/logo.svg")
+_PATHS.update(dict.fromkeys(_PAGE_FILES, "page"))
+#: the endpoint that page sends its queries to, which Oxigraph also takes updates at: it is
+#: relayed to /query, so that it answers queries only
+_PATHS["/sparql"] = "query"
 _SPARQL_TYPES = {"query": "application/sparql-query", "update": "application/sparql-update"}
 _FORM = "application/x-www-form-urlencoded"
 
@@ -88,6 +99,8 @@ def check_request(method: str, target: str, headers: Message, settings: Settings
         raise RefusedError(405, f"{method} is not accepted at {parts.path}")
     if not settings.writable and (kind == "update" or (kind == "store" and not safe)):
         raise RefusedError(403, "this endpoint is read-only (kg serve --writable accepts changes)")
+    if parts.path == "/sparql":
+        target = "/query" + target[len("/sparql") :]
     return Relayed(kind, target)
 
 
@@ -141,8 +154,17 @@ def check_sparql(
             raise RefusedError(415, f"send the {name} as {_SPARQL_TYPES[name]} or {_FORM}")
     if not settings.allow_remote:
         found = sorted({k for text in texts for k in remote_clauses(text)})
-        if not found:  # a parser's reading too: it tells a less-than from an IRI
-            found = sorted({k for text in texts for k in parsed_remote_clauses(text, name)})
+        # a parser's reading too (it tells a less-than from an IRI), of a text where the
+        # keywords' letters appear at all
+        suspect = [text for text in texts if may_name_remote(text)]
+        if not found and any(len(text) > MAX_PARSED_CHARS for text in suspect):
+            raise RefusedError(
+                413,
+                f"a {name} that holds the letters of SERVICE or LOAD is checked up to "
+                f"{MAX_PARSED_CHARS // 1024} KB",
+            )
+        if not found:
+            found = sorted({k for text in suspect for k in parsed_remote_clauses(text, name)})
         if found == ["unparsable"]:
             raise RefusedError(400, f"the {name} cannot be read as SPARQL 1.1")
         if found:
@@ -254,8 +276,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.pool.release(worker)
             return
         if outcome == "no answer" and _exited(worker):
-            self._refuse(502, "the oxigraph server stopped")
-            return  # died on its own: the pool reports it
+            # the request crashed it (a query nested past Oxigraph's stack): the pool
+            # replaces it, and the endpoint goes on
+            self._refuse(502, "the oxigraph server stopped on this request (nested too deeply?)")
+            return
         self.server.pool.discard(worker)
         log.info("%s %s: %s, its oxigraph process killed", self.command, self.path, outcome)
         if outcome == "timeout":
@@ -273,7 +297,7 @@ class _Handler(BaseHTTPRequestHandler):
         return length
 
     def _upstream_head(self, worker: Worker, request: Relayed, length: int) -> bytes:
-        lines = [f"{self.command} {request.target} HTTP/1.1", f"Host: {LOOPBACK}:{worker.port}"]
+        lines = [f"{self.command} {request.target} HTTP/1.1", f"Host: {worker.host}:{worker.port}"]
         lines.append("Connection: close")
         content_type = _one_line(request.content_type or self.headers.get("Content-Type"))
         accept = _one_line(self.headers.get("Accept"))
@@ -291,7 +315,7 @@ class _Handler(BaseHTTPRequestHandler):
         "timeout after the answer began", "client left" or "no answer"."""
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            upstream = socket.create_connection((LOOPBACK, worker.port), timeout=10)
+            upstream = socket.create_connection((worker.host, worker.port), timeout=10)
         except OSError:
             return "no answer"
         with upstream:

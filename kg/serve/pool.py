@@ -3,7 +3,8 @@
 Oxigraph goes on computing a query after its client has left, so a request is stopped by
 killing the process that answers it; one process per request in flight makes that safe for
 the others. A supervising thread starts every process (the kernel kills them with it, see
-`kg.processes.tied`), replaces the killed ones, and reports any that died on its own.
+`kg.processes.tied`), replaces the killed ones and any that a request crashed (a query
+nested past Oxigraph's stack aborts it), and reports any that died with no request.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import http.client
 import json
 import logging
 import os
+import secrets
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,6 +31,17 @@ log = logging.getLogger(__name__)
 LOOPBACK = "127.0.0.1"
 
 
+def hidden_loopback() -> str:
+    """A loopback address for a server nobody else is told of: on Linux, where every address
+    of 127.0.0.0/8 is this machine's, a random one (with a random port, a web page that
+    sends requests to guessed loopback ports, as pages can, finds it one time in some
+    10^12); elsewhere 127.0.0.1. A process of this machine can still read it from
+    /proc/net/tcp: the front's checks keep out web pages, not local users."""
+    if not sys.platform.startswith("linux"):
+        return LOOPBACK
+    return "127." + ".".join(str(secrets.randbelow(254) + 1) for _ in range(3))
+
+
 @dataclass(eq=False)
 class Worker:
     """One Oxigraph server process and the loopback port it listens on."""
@@ -35,6 +49,7 @@ class Worker:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    host: str = LOOPBACK  #: the loopback address it listens on (`hidden_loopback`)
     #: killed on purpose (a request ran out of time or its client left): to be replaced
     discarded: bool = field(default=False)
 
@@ -70,9 +85,9 @@ def listening_port(pid: int) -> int | None:
     return None
 
 
-def _free_port() -> int:
+def _free_port(host: str) -> int:
     with socket.socket() as s:
-        s.bind((LOOPBACK, 0))
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 
@@ -92,8 +107,8 @@ def _death(process: subprocess.Popen[bytes], log: Path) -> str:
     return f"exit {code}: {_reason(log)}"
 
 
-def _answers(port: int) -> bool:
-    connection = http.client.HTTPConnection(LOOPBACK, port, timeout=5)
+def _answers(host: str, port: int) -> bool:
+    connection = http.client.HTTPConnection(host, port, timeout=5)
     try:
         connection.request(
             "POST",
@@ -207,14 +222,23 @@ class Pool:
             with self._changed:
                 for worker in [w for w in self._workers if w.process.poll() is not None]:
                     self._workers.remove(worker)
-                    if worker in self._idle:
+                    idle = worker in self._idle
+                    if idle:
                         self._idle.remove(worker)
-                    if not worker.discarded:
+                    death = _death(worker.process, worker.log)
+                    if not worker.discarded and idle:  # no request: the machine, not a query
                         self._fail(
                             f"the oxigraph server (pid {worker.process.pid}) stopped "
-                            f"unexpectedly ({_death(worker.process, worker.log)})"
+                            f"unexpectedly ({death})"
                         )
                         return
+                    if not worker.discarded:  # a query crashed it: the others go on
+                        log.warning(
+                            "the oxigraph server (pid %d) stopped answering a request (%s): "
+                            "replaced",
+                            worker.process.pid,
+                            death,
+                        )
                 missing = self.size - len(self._workers)
             for _ in range(missing):
                 try:
@@ -233,7 +257,8 @@ class Pool:
         self._started += 1
         path = self._logs / f"oxigraph-{self._started}.log"
         on_proc = Path("/proc/self/fd").is_dir()
-        port = 0 if on_proc else _free_port()
+        host = hidden_loopback()
+        port = 0 if on_proc else _free_port(host)
         with path.open("wb") as out:
             process = subprocess.Popen(
                 tied(
@@ -243,7 +268,7 @@ class Pool:
                         "--location",
                         str(self._store),
                         "--bind",
-                        f"{LOOPBACK}:{port}",
+                        f"{host}:{port}",
                         "--timeout-s",
                         str(self._backstop_s),
                     ]
@@ -260,9 +285,9 @@ class Pool:
             # the port this very process listens on: an answer from another server that
             # holds the port is never taken for ours
             found = listening_port(process.pid) if on_proc else port
-            if found and _answers(found):
-                log.debug("oxigraph %s (pid %d) on %s:%d", self._mode, process.pid, LOOPBACK, found)
-                return Worker(process, found, path)
+            if found and _answers(host, found):
+                log.debug("oxigraph %s (pid %d) on %s:%d", self._mode, process.pid, host, found)
+                return Worker(process, found, path, host)
             time.sleep(0.05)
         process.kill()
         process.wait()

@@ -83,6 +83,14 @@ def _part_names(tree: object) -> Iterator[str]:
             todo += list(node)
 
 
+def may_name_remote(text: str) -> bool:
+    """Whether a keyword of `REMOTE_KEYWORDS` appears in `text` at all, in any case, once
+    its codepoint escapes are read: where none does, no parser can read one, and the
+    parser's second opinion (slow: 40 s for a 330 KB FILTER) is not needed."""
+    upper = _unescape_codepoints(text).upper()
+    return any(keyword in upper for keyword in REMOTE_KEYWORDS)
+
+
 def remote_clauses(text: str) -> list[str]:
     """The keywords of `text` that would make the server fetch a URL (`SERVICE`, `LOAD`),
     upper-cased, each once, in order of appearance; empty when there is none."""
