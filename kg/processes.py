@@ -7,6 +7,7 @@ converter, `kg.export.convert`, is a script of its own: it imports no kg.)"""
 
 from __future__ import annotations
 
+import faulthandler
 import multiprocessing
 import multiprocessing.process
 import os
@@ -361,6 +362,9 @@ def _timed_child(
     prepare: Callable[[], object], task: Callable[[object], object], send: Connection, parent: int
 ) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # a crash here (a query past the engine's stack) is the parent's one line to report,
+    # without the dump faulthandler (PYTHONFAULTHANDLER, pytest) would add to stderr
+    faulthandler.disable()
     exit_with(parent)
     try:
         state = prepare()
