@@ -271,7 +271,8 @@ def test_a_query_that_crashes_the_engine_is_one_line(runner, built):
     result = runner.invoke(main, ["query", DEEP, str(built)])
     assert result.exit_code == 2, result.output
     assert result.stderr == (
-        "Error: the oxigraph engine stopped on this query (nested too deeply?): simplify it\n"
+        "Error: the oxigraph engine stopped on this query (out of memory, or nested too "
+        "deeply?): simplify it\n"
     )
 
 
@@ -374,3 +375,34 @@ def test_a_graph_is_printed_as_turtle_only(runner, built):
 def test_stats_lists_no_negative_number_of_entities(runner, built):
     result = runner.invoke(main, ["stats", str(built), "--top", "-1"])
     assert result.exit_code == 2 and "--top" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "SELECT * WHERE { ?zz ?p ?aa } LIMIT 5",
+        "SELECT DISTINCT * WHERE { ?e a kg:Benchmark ; skos:prefLabel ?label }",
+        # an explicit list keeps its order, whatever a comment says
+        "# unlike SELECT *\nSELECT ?l ?s WHERE { ?s a kg:Benchmark ; skos:prefLabel ?l }",
+    ],
+)
+def test_both_engines_give_the_same_columns(built, engines, q):
+    from kg.query.sparql import run_query
+
+    columns = {e: run_query(q, [built], engine=e, store=engines[e]).columns for e in engines}
+    assert columns["rdflib"] == columns["oxigraph"], columns
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        # no ORDER BY of the query itself: an ORDER BY in a subquery, the word in a literal
+        'SELECT ?s ?o WHERE { ?s skos:prefLabel ?o FILTER(STR(?o) != "OrderBy") }',
+        "SELECT ?s WHERE { { SELECT ?s WHERE { ?s a kg:Paper } ORDER BY ?s LIMIT 40 } }",
+    ],
+)
+def test_rdflib_rows_are_sorted_unless_the_query_orders_them(q):
+    from kg.query.sparql import check_query
+
+    assert check_query(q).ordered is False
+    assert check_query(q + " ORDER BY ?s").ordered is True

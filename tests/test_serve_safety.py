@@ -576,3 +576,37 @@ def test_serve_help_states_the_defaults_and_what_is_refused(runner):
     text = runner.invoke(main, ["serve", "--help"]).stdout
     for words in ("127.0.0.1", "[default: 30", "SERVICE", "Host", "Origin", "--allow-remote"):
         assert words in text, words
+
+
+def test_a_server_that_died_as_its_answer_ended_is_not_given_back(tmp_path):
+    """Given back as idle, it was then taken for one that died with no request, which stops
+    kg serve (a review, 2026-12-07: kill -9 of a server mid-answer stopped it, 3 of 3)."""
+    from kg.serve.pool import Pool, Worker
+
+    pool = Pool("oxigraph", tmp_path, tmp_path, writable=False, size=1, backstop_s=30)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    alive = subprocess.Popen(["sleep", "30"])
+    try:
+        workers = [Worker(dead, 1, tmp_path / "a.log"), Worker(alive, 2, tmp_path / "b.log")]
+        pool._workers.extend(workers)
+        for worker in workers:
+            pool.release(worker)
+        assert pool._idle == [workers[1]]
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_where_loopback_is_127_0_0_1_alone_the_servers_listen_there(monkeypatch):
+    import kg.serve.pool as pool
+
+    class Refusing(socket.socket):
+        def bind(self, address):
+            if address[0] != "127.0.0.1":
+                raise OSError(99, "Cannot assign requested address")
+            super().bind(address)
+
+    monkeypatch.setattr(pool.socket, "socket", Refusing)
+    monkeypatch.setattr(pool.sys, "platform", "linux")
+    assert pool.hidden_loopback() == "127.0.0.1"

@@ -249,5 +249,6 @@ def answer_query(
         # Oxigraph aborts on a query nested past its stack (a property path of thousands of
         # steps, thousands of operators in a row): the process is gone, not this one
         raise QueryError(
-            f"the {engine} engine stopped on this query (nested too deeply?): simplify it"
+            f"the {engine} engine stopped on this query (out of memory, or nested too "
+            "deeply?): simplify it"
         ) from None

@@ -17,7 +17,8 @@ from typing import Any
 
 from pyparsing import ParseException
 from rdflib import BNode, Graph, Literal, URIRef
-from rdflib.plugins.sparql import prepareQuery
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
 
 from kg.errors import InputError, QueryError
 from kg.namespaces import PREFIXES
@@ -110,7 +111,8 @@ class Checked:
 
     form: str  #: SELECT, ASK, CONSTRUCT or DESCRIBE
     datasets: bool  #: it names graphs to read (FROM, FROM NAMED)
-    ordered: bool  #: it orders its answer (ORDER BY)
+    ordered: bool  #: it orders its answer (an ORDER BY of the query, not of a subquery)
+    every_variable: bool  #: SELECT * (the engine chooses the columns' order)
 
 
 def check_query(text: str) -> Checked:
@@ -120,7 +122,8 @@ def check_query(text: str) -> Checked:
         QueryError: a syntax error (with line and column) or a SERVICE clause.
     """
     try:
-        query = prepareQuery(text, initNs=PREFIXES)
+        tree = parseQuery(text)
+        query = translateQuery(tree, None, PREFIXES)
     except ParseException as error:
         raise QueryError(
             f"SPARQL syntax error at line {error.lineno}, column {error.col}: {error.msg}"
@@ -137,8 +140,13 @@ def check_query(text: str) -> Checked:
         "ConstructQuery": "CONSTRUCT",
         "DescribeQuery": "DESCRIBE",
     }.get(name, name)
-    algebra = repr(query.algebra)
-    return Checked(form, bool(query.algebra.get("datasetClause")), "OrderBy" in algebra)
+    body = tree[1]  # the query itself, after its prologue
+    return Checked(
+        form,
+        bool(query.algebra.get("datasetClause")),
+        "orderby" in body,
+        form == "SELECT" and "projection" not in body,
+    )
 
 
 def _from_rdflib(term: object) -> Term | None:
@@ -170,15 +178,6 @@ def _from_oxigraph(term: object) -> Term | None:
         None if datatype == _XSD_STRING or term.language else datatype,
         term.language,
     )
-
-
-_SELECT_ALL = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?\*", re.IGNORECASE)
-
-
-def _first_use(text: str, variable: str) -> int:
-    """Where `?variable` (or `$variable`) first appears in `text` (its end if nowhere)."""
-    found = re.search(rf"[?$]{re.escape(variable)}\b", text)
-    return found.start() if found else len(text)
 
 
 def _row_key(row: tuple[Term | None, ...]) -> tuple[tuple[str, ...], ...]:
@@ -258,9 +257,9 @@ def run_query(
             for row in result
         )
         # rdflib's order changes from run to run (set iteration): the columns of SELECT *
-        # as Oxigraph gives them (as they first appear in the text), the rows sorted
-        if _SELECT_ALL.search(text):
-            order = sorted(range(len(columns)), key=lambda i: _first_use(text, columns[i]))
+        # in the order Oxigraph gives them (by name), the rows sorted
+        if checked.every_variable:
+            order = sorted(range(len(columns)), key=lambda i: columns[i])
             columns = tuple(columns[i] for i in order)
             rows = tuple(tuple(row[i] for i in order) for row in rows)
         if not checked.ordered:

@@ -14,6 +14,7 @@ import logging
 import select
 import socket
 import subprocess
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -29,9 +30,12 @@ log = logging.getLogger(__name__)
 #: the most bytes of a query or update (a body of the Graph Store Protocol may be larger)
 MAX_SPARQL_BYTES = 16 * 1024 * 1024
 #: the most characters of a query or update that a parser reads for `SERVICE` and `LOAD`
-#: (where those letters appear in it at all): rdflib's parser takes seconds per 100 KB,
-#: outside the query's timeout
-MAX_PARSED_CHARS = 64 * 1024
+#: (where those letters appear in it outside strings and comments): rdflib's parser takes
+#: seconds per 10 KB of nested operators, outside the query's timeout
+MAX_PARSED_CHARS = 32 * 1024
+#: parses at a time: a request waits for its turn (up to the timeout), so that a flood of
+#: them takes no more than these threads' worth of the front's time
+_PARSES = threading.BoundedSemaphore(2)
 #: an answer up to this size is held back until complete, so that a timeout is a clean 503
 HOLD_BYTES = 1024 * 1024
 _PATHS = {"/": "page", "/query": "query", "/update": "update", "/store": "store"}
@@ -152,19 +156,27 @@ def check_sparql(
             forward_type, forward_body = _FORM, _encode(body_pairs).encode("ascii")
         else:
             raise RefusedError(415, f"send the {name} as {_SPARQL_TYPES[name]} or {_FORM}")
+    if name == "query" and not texts and any(k == "update" for k, _ in url_pairs + body_pairs):
+        # Oxigraph's page sends updates where it sends queries (/sparql, relayed to /query)
+        raise RefusedError(400, "an update goes to /update (kg serve --writable), not here")
     if not settings.allow_remote:
         found = sorted({k for text in texts for k in remote_clauses(text)})
         # a parser's reading too (it tells a less-than from an IRI), of a text where the
-        # keywords' letters appear at all
+        # keywords' letters appear outside strings and comments
         suspect = [text for text in texts if may_name_remote(text)]
         if not found and any(len(text) > MAX_PARSED_CHARS for text in suspect):
             raise RefusedError(
                 413,
-                f"a {name} that holds the letters of SERVICE or LOAD is checked up to "
-                f"{MAX_PARSED_CHARS // 1024} KB",
+                f"a {name} that holds the letters of SERVICE or LOAD outside its strings "
+                f"and comments is checked up to {MAX_PARSED_CHARS // 1024} KB",
             )
-        if not found:
-            found = sorted({k for text in suspect for k in parsed_remote_clauses(text, name)})
+        if not found and suspect:
+            if not _PARSES.acquire(timeout=settings.timeout):
+                raise RefusedError(503, "busy checking other queries: try again")
+            try:
+                found = sorted({k for text in suspect for k in parsed_remote_clauses(text, name)})
+            finally:
+                _PARSES.release()
         if found == ["unparsable"]:
             raise RefusedError(400, f"the {name} cannot be read as SPARQL 1.1")
         if found:

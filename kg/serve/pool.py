@@ -39,7 +39,13 @@ def hidden_loopback() -> str:
     /proc/net/tcp: the front's checks keep out web pages, not local users."""
     if not sys.platform.startswith("linux"):
         return LOOPBACK
-    return "127." + ".".join(str(secrets.randbelow(254) + 1) for _ in range(3))
+    host = "127." + ".".join(str(secrets.randbelow(254) + 1) for _ in range(3))
+    try:
+        with socket.socket() as probe:
+            probe.bind((host, 0))
+    except OSError:  # a loopback of 127.0.0.1/32 alone (some containers, hardened hosts)
+        return LOOPBACK
+    return host
 
 
 @dataclass(eq=False)
@@ -188,9 +194,12 @@ class Pool:
             return self._idle.pop()
 
     def release(self, worker: Worker) -> None:
-        """Give a server back after a request it answered in full."""
+        """Give a server back after a request it answered in full, unless it died meanwhile
+        (its answer ended as it died): then the supervisor replaces it, as one a request
+        crashed, and never takes it for one that died idle."""
         with self._changed:
-            if worker in self._workers and not worker.discarded:
+            alive = worker.process.poll() is None
+            if worker in self._workers and not worker.discarded and alive:
                 self._idle.append(worker)
                 self._changed.notify()
 

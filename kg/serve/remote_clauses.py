@@ -36,7 +36,11 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_CODEPOINT = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+#: a codepoint escape: four (or eight) characters a hexadecimal number is read from, a sign
+#: among them as Rust's `from_str_radix`, Oxigraph's, takes it ("\u+053")
+_CODEPOINT = re.compile(
+    r"\\u(\+[0-9A-Fa-f]{3}|[0-9A-Fa-f]{4})|\\U(\+[0-9A-Fa-f]{7}|[0-9A-Fa-f]{8})"
+)
 
 
 def _unescape_codepoints(text: str) -> str:
@@ -84,11 +88,18 @@ def _part_names(tree: object) -> Iterator[str]:
 
 
 def may_name_remote(text: str) -> bool:
-    """Whether a keyword of `REMOTE_KEYWORDS` appears in `text` at all, in any case, once
-    its codepoint escapes are read: where none does, no parser can read one, and the
-    parser's second opinion (slow: 40 s for a 330 KB FILTER) is not needed."""
-    upper = _unescape_codepoints(text).upper()
-    return any(keyword in upper for keyword in REMOTE_KEYWORDS)
+    """Whether a keyword of `REMOTE_KEYWORDS` appears in `text`, in any case, once its
+    codepoint escapes are read, anywhere but in a comment or a string: where none does, no
+    parser can read one, and the parser's second opinion (slow: 40 s for a 330 KB FILTER)
+    is not needed. (The scan's strings and comments are a parser's too: what the scan
+    can misread is a `<`, and an IRI it then reads past holds the keyword's letters.)"""
+    for match in _TOKEN.finditer(_unescape_codepoints(text)):
+        if match.lastgroup in ("comment", "string"):
+            continue
+        upper = match.group(0).upper()
+        if any(keyword in upper for keyword in REMOTE_KEYWORDS):
+            return True
+    return False
 
 
 def remote_clauses(text: str) -> list[str]:
