@@ -11,6 +11,17 @@ from kg.ingest.papers import paper_from_record
 from kg.model import Paper
 
 _HEADING_MAX = 200
+#: the longest line of hard-wrapped text (editors wrap at 72 to 100 characters; a line of a
+#: seed file is a whole abstract, some 1,000)
+_WRAPPED_MAX = 250
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text`, split at line feeds and carriage returns only: not at the other
+    breaks `str.splitlines` takes (U+2028, U+2029, form feed, U+0085...), which an abstract
+    may hold and an editor shows on one line (they made one abstract two papers, and every
+    later line number wrong)."""
+    return re.split(r"\r\n|\r|\n", text)
 
 
 def _is_heading(line: str) -> bool:
@@ -19,7 +30,7 @@ def _is_heading(line: str) -> bool:
 
 def read_lines(path: Path, text: str, strict: bool) -> list[Paper | None]:
     """The seed format: an optional heading naming the collection, then an abstract a line."""
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [(n, line.strip()) for n, line in enumerate(split_lines(text), 1) if line.strip()]
     heading = ""
     if len(lines) > 1 and _is_heading(lines[0][1]):
         heading = lines.pop(0)[1]
@@ -43,7 +54,7 @@ def read_paragraphs(path: Path, text: str, strict: bool) -> list[Paper | None]:
     papers: list[Paper | None] = []
     block: list[str] = []
     start = 0
-    for number, line in enumerate([*text.splitlines(), ""], 1):
+    for number, line in enumerate([*split_lines(text), ""], 1):
         if line.strip():
             if not block:
                 start = number
@@ -67,13 +78,24 @@ def has_paragraphs(text: str) -> bool:
 
     Yes when two or more paragraphs run over several lines, or when most line breaks of a
     multi-line paragraph fall mid-sentence (hard-wrapped text: a line ending in a word or a
-    comma, or followed by a lower-case word). A seed file's lines are whole abstracts.
+    comma, or followed by a lower-case word). A seed file's lines are whole abstracts: most
+    are longer than any hard-wrapped line (`_WRAPPED_MAX`), and the break after its heading
+    ("ICML 2026 Papers", then "We propose ...") is no wrap. (Abstracts that end in a URL, a
+    word, made a seed file one paragraph: one paper.)
     """
-    blocks = [b.strip().splitlines() for b in re.split(r"\n\s*\n", text) if b.strip()]
+    blocks = [split_lines(b.strip()) for b in re.split(r"\n\s*\n", text) if b.strip()]
     multi = [b for b in blocks if len(b) > 1]
     if len(multi) >= 2:
         return True
-    breaks = [(b[i].rstrip(), b[i + 1].lstrip()) for b in multi for i in range(len(b) - 1)]
+    lines = [line for b in multi for line in b]
+    if sum(len(line) > _WRAPPED_MAX for line in lines) > len(lines) / 2:
+        return False
+    breaks = [
+        (b[i].rstrip(), b[i + 1].lstrip())
+        for b in multi
+        for i in range(len(b) - 1)
+        if not (i == 0 and _is_heading(b[0]) and b[1].lstrip()[:1].isupper())
+    ]
     wrapped = sum(
         1
         for line, following in breaks
