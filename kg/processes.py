@@ -71,6 +71,38 @@ def _raise_terminated(signum: int, _frame: object) -> None:
     raise Terminated(signum)
 
 
+_DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Meanwhile Ctrl-C, SIGTERM and SIGHUP wait: each is noted, and the first is raised at
+    the end as it would have been at once (KeyboardInterrupt, `Terminated`), after the work
+    inside, which must not be cut in two (putting a build's exports in place). Where the
+    work raises, that error goes on and the signal is raised after it is handled no more;
+    off the main thread (where handlers cannot be set) the signals are left as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    previous: dict[int, Any] = {signum: signal.getsignal(signum) for signum in _DEFERRED}
+    for signum, handler in previous.items():
+        if handler not in (signal.SIG_IGN, None):
+            signal.signal(signum, lambda number, _frame: noted.append(number))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            if handler not in (signal.SIG_IGN, None):
+                signal.signal(signum, handler)
+    if noted:
+        handler = previous[noted[0]]
+        if callable(handler):
+            handler(noted[0], None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(noted[0])  # the default: the process ends, as it would have
+
+
 def can_fork() -> bool:
     """Whether processes can fork here (not on Windows)."""
     return "fork" in multiprocessing.get_all_start_methods()

@@ -200,3 +200,62 @@ def test_a_predictions_file_given_as_gold_names_the_file_and_line(runner, built,
     result = runner.invoke(main, ["eval", str(DEV), str(listed)])
     assert result.exit_code == 2
     assert result.stderr == f"Error: {listed}:1: a predicted record is a JSON object, not list\n"
+
+
+def _gold_record(**changes) -> str:
+    record = json.loads(DEV.read_text(encoding="utf-8").splitlines()[0])
+    return json.dumps({**record, **changes}) + "\n"
+
+
+def _predicted_records(built, **changes) -> str:
+    lines = (built / "extractions.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    for field, value in changes.items():
+        first[field] = value(first[field]) if callable(value) else value
+    return "\n".join([json.dumps(first), *lines[1:]]) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("gold", "message"),
+    [
+        (_gold_record(optional=5), "`optional` is 5, not a list"),
+        (_gold_record(results=[{"value": "1"}]), "result 1 is {'value': '1'}, not an object with"),
+        (_gold_record(results=[{"subject": "X"}]), "result 1 has no `value`"),
+        (_gold_record(relations="uses"), "`relations` is 'uses', not a list"),
+        ("", "holds no gold record: nothing to score against"),
+    ],
+)
+def test_a_gold_record_of_the_wrong_shape_is_one_line(runner, built, tmp_path, gold, message):
+    """Each was a traceback (an adversarial review, 2026-12-07)."""
+    path = write(tmp_path / "gold.jsonl", gold)
+    result = runner.invoke(main, ["eval", str(path), str(built / "extractions.jsonl")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert message in result.stderr and str(path) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"entities": 5}, ":1: `entities` is 5, not a list"),
+        (
+            {"entities": lambda es: [{**e, "aliases": 5} for e in es]},
+            ":1: entity 1 has `aliases` that are not a list of strings",
+        ),
+        ({"results": [5]}, ":1: `results` holds something that is not an object"),
+    ],
+)
+def test_a_predicted_record_of_the_wrong_shape_is_one_line(
+    runner, built, tmp_path, changes, message
+):
+    path = write(tmp_path / "predicted.jsonl", _predicted_records(built, **changes))
+    result = runner.invoke(main, ["eval", str(DEV), str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{path}{message}" in result.stderr
+
+
+def test_a_gold_file_may_begin_with_a_byte_order_mark(runner, built, tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + DEV.read_bytes())
+    as_is = runner.invoke(main, ["eval", str(DEV), str(built / "extractions.jsonl"), "--json"])
+    with_bom = runner.invoke(main, ["eval", str(path), str(built / "extractions.jsonl"), "--json"])
+    assert with_bom.exit_code == 0 and with_bom.stdout == as_is.stdout

@@ -50,7 +50,7 @@ class ExtractionCache:
         except (OSError, sqlite3.Error) as error:
             raise KgError(
                 f"{self.path}: cannot open the extraction cache ({error}); "
-                "use --no-cache or set KG_CACHE_DIR"
+                "`kg cache clear` removes it, or use --no-cache or set KG_CACHE_DIR"
             ) from None
 
     def get_many(self, keys: Iterable[str]) -> dict[str, dict]:
@@ -63,7 +63,10 @@ class ExtractionCache:
             for key, data in self.db.execute(
                 f"SELECT key, data FROM extraction WHERE key IN ({marks})", chunk
             ):
-                found[key] = json.loads(data)
+                try:
+                    found[key] = json.loads(data)
+                except (TypeError, ValueError):  # a damaged row: extracted again
+                    continue
         return found
 
     def put_many(self, items: Mapping[str, dict]) -> None:
@@ -89,3 +92,12 @@ class ExtractionCache:
     def close(self) -> None:
         """Close the database."""
         self.db.close()
+
+    @staticmethod
+    def remove(directory: Path | None = None) -> Path:
+        """Remove the database's files, however damaged (`clear` needs a database that
+        opens); the path of the database."""
+        path = (directory or default_cache_dir()) / "extractions.sqlite"
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return path

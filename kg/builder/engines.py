@@ -234,9 +234,15 @@ def run_extraction(
     keys = [cache_key(p.text) for p in papers] if cache is not None else []
     hits = cache.get_many(keys) if cache is not None else {}  # type: ignore[attr-defined]
     done: dict[int, Extraction] = {}
+    damaged = 0
     for i, paper in enumerate(papers):
         if cache is not None and keys[i] in hits:
-            done[i] = load(hits[keys[i]], paper)
+            try:
+                done[i] = load(hits[keys[i]], paper)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                damaged += 1  # a row of the wrong shape (a damaged cache): extracted again
+    if damaged:
+        log.warning("%d cached extractions could not be read: made again", damaged)
     todo = [i for i in range(len(papers)) if i not in done]
     if done:
         log.info("%d of %d extractions from the cache", len(done), len(papers))

@@ -193,6 +193,7 @@ def _export(
     views), and with `cache` the graph's store for queries (its child started once kg.nt
     is written); how many triples, which copies of the graph and the files written."""
     job: StoreJob | None = None
+    writer: ExportWriter | None = None
     try:
         with ExportWriter(out, force) as writer:  # each export written once it is rendered
             triples, files, job = _write_exports(
@@ -210,6 +211,10 @@ def _export(
             with _stage("store", progress):
                 store_for_queries(job, out, placed)
             job = None
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM: say which exports are there
+        if writer is not None and writer.committed:
+            interrupt.exports_written = True  # type: ignore[attr-defined]
+        raise
     finally:
         if job is not None:
             job.cancel()

@@ -31,7 +31,10 @@ def handle_errors(func: F) -> F:
         except KeyboardInterrupt as interrupt:  # Ctrl-C, or `kg.processes.Terminated`
             command = click.get_current_context(silent=True)
             if command is not None and command.info_name == "build":
-                click.echo("Interrupted: the previous exports are unchanged", err=True)
+                if getattr(interrupt, "exports_written", False):  # after they were put in place
+                    click.echo("Interrupted: the new exports are in place", err=True)
+                else:
+                    click.echo("Interrupted: the previous exports are unchanged", err=True)
             else:
                 click.echo("Interrupted", err=True)
             sys.exit(128 + getattr(interrupt, "signum", 2))  # 130 for SIGINT, 143 SIGTERM

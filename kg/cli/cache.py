@@ -54,12 +54,24 @@ def cache_clear() -> None:
     Example:
       kg cache clear
     """
-    from kg.builder.cache import ExtractionCache
+    import sqlite3
+
+    from kg.builder.cache import ExtractionCache, default_cache_dir
     from kg.builder.memo import clear_memos
+    from kg.errors import KgError
     from kg.query.store import clear_stores
 
-    store = ExtractionCache()
-    click.echo(f"removed {store.clear()} extractions from {store.path}")
-    click.echo(f"removed the memos of {clear_memos(store.directory)} exports directories")
+    try:
+        store = ExtractionCache()
+        try:
+            click.echo(f"removed {store.clear()} extractions from {store.path}")
+        finally:
+            store.close()
+    except (KgError, sqlite3.DatabaseError) as error:
+        if not (default_cache_dir() / "extractions.sqlite").is_file():
+            raise KgError(str(error)) from None  # no database to remove (a file in the way)
+        # damaged past reading: its files go, as clearing it would have emptied it
+        click.echo(f"removed {ExtractionCache.remove()}, which could not be read")
+    directory = default_cache_dir()
+    click.echo(f"removed the memos of {clear_memos(directory)} exports directories")
     click.echo(f"removed {clear_stores()} stored graphs")
-    store.close()

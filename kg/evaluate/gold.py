@@ -11,14 +11,15 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.evaluate.score import load_jsonl
+from kg.ingest.text import split_lines
 
 _SWAPPED = "; is this a predictions file? `kg eval GOLD PREDICTED` takes the gold file first"
 
 
 def _lines(path: Path) -> list[int]:
     """The line of each non-blank line of `path`, as `load_jsonl` reads them."""
-    text = path.read_text(encoding="utf-8")
-    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    text = path.read_text(encoding="utf-8-sig")
+    return [n for n, line in enumerate(split_lines(text), 1) if line.strip()]
 
 
 def _gold_problem(record: object) -> str | None:
@@ -32,15 +33,11 @@ def _gold_problem(record: object) -> str | None:
     entities = record.get("entities")
     if not isinstance(entities, list):
         return "a gold record has a list of `entities`"
-    for n, entity in enumerate(entities, 1):
-        if not (
-            isinstance(entity, dict)
-            and isinstance(entity.get("name"), str)
-            and isinstance(entity.get("type"), str)
-        ):
-            return f"entity {n} is not an object with a `name` and a `type`"
-        if not all(isinstance(a, str) for a in entity.get("aliases") or ()):
-            return f"entity {n} has `aliases` that are not strings"
+    if (problem := _entities_problem(entities)) is not None:
+        return problem
+    for field in ("relations", "optional", "results"):
+        if not isinstance(record.get(field) or [], list):
+            return f"`{field}` is {_short(record[field])}, not a list"
     for n, relation in enumerate(record.get("relations") or (), 1):
         if not (
             isinstance(relation, list)
@@ -50,8 +47,27 @@ def _gold_problem(record: object) -> str | None:
             return f"relation {n} is {_short(relation)}, not [head, relation, tail]" + _SWAPPED
     if not all(isinstance(o, str) for o in record.get("optional") or ()):
         return "`optional` holds something that is not a name"
-    if not all(isinstance(r, dict) for r in record.get("results") or ()):
-        return "`results` holds something that is not an object"
+    for n, result in enumerate(record.get("results") or (), 1):
+        if not (isinstance(result, dict) and isinstance(result.get("subject"), str)):
+            return f"result {n} is {_short(result)}, not an object with a `subject` name"
+        if "value" not in result:
+            return f"result {n} has no `value`"
+    return None
+
+
+def _entities_problem(entities: list) -> str | None:
+    """What is wrong with a record's list of entities (each an object with a `name` and a
+    `type` string and, if any, a list of `aliases` strings); None when nothing."""
+    for n, entity in enumerate(entities, 1):
+        if not (
+            isinstance(entity, dict)
+            and isinstance(entity.get("name"), str)
+            and isinstance(entity.get("type"), str)
+        ):
+            return f"entity {n} is not an object with a `name` and a `type`"
+        aliases = entity.get("aliases") or []
+        if not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
+            return f"entity {n} has `aliases` that are not a list of strings"
     return None
 
 
@@ -59,13 +75,13 @@ def _predicted_problem(record: object) -> str | None:
     """What keeps `record` from being a predicted record; None when nothing."""
     if not isinstance(record, dict):
         return f"a predicted record is a JSON object, not {type(record).__name__}"
-    for n, entity in enumerate(record.get("entities") or (), 1):
-        if not (
-            isinstance(entity, dict)
-            and isinstance(entity.get("name"), str)
-            and isinstance(entity.get("type"), str)
-        ):
-            return f"entity {n} is not an object with a `name` and a `type`"
+    for field in ("entities", "relations", "results"):
+        if not isinstance(record.get(field) or [], list):
+            return f"`{field}` is {_short(record[field])}, not a list"
+    if (problem := _entities_problem(record.get("entities") or [])) is not None:
+        return problem
+    if not all(isinstance(r, dict) for r in record.get("results") or ()):
+        return "`results` holds something that is not an object"
     for n, relation in enumerate(record.get("relations") or (), 1):
         if not isinstance(relation, dict | list):
             return f"relation {n} is {_short(relation)}, not an object or [head, relation, tail]"
@@ -79,6 +95,8 @@ def _short(value: object) -> str:
 
 def _checked(path: Path, *, gold: bool) -> list[dict]:
     records = load_jsonl(path)
+    if gold and not records:
+        raise InputError(path, "holds no gold record: nothing to score against")
     problem = _gold_problem if gold else _predicted_problem
     for line, record in zip(_lines(path), records, strict=True):
         if (found := problem(record)) is not None:

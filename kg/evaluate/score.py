@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.errors import InputError
+from kg.ingest.text import split_lines
 from kg.names import fold
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def load_jsonl(path: Path) -> list[dict]:
     """Records of a JSON Lines file; a line that does not parse names the file and line."""
     records = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = split_lines(path.read_text(encoding="utf-8-sig"))  # a BOM is no record
     except FileNotFoundError:
         raise InputError(path, "no such file or directory") from None
     except UnicodeDecodeError as error:
@@ -85,6 +86,9 @@ def load_jsonl(path: Path) -> list[dict]:
                 records.append(json.loads(line))
             except json.JSONDecodeError as error:
                 raise InputError(path, f"not JSON: {error.msg}", line=number) from None
+            except (ValueError, RecursionError) as error:  # a crafted line: 5,000 [, 5,000 digits
+                reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+                raise InputError(path, f"not JSON: {reason.split(';')[0]}", line=number) from None
     return records
 
 

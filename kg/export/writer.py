@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from kg.errors import ExportError
 from kg.export.manifest import MANIFEST, TEMPORARY, claim, is_temporary, manifest_text
+from kg.processes import signals_deferred
 
 log = logging.getLogger(__name__)
 #: how many names `ExportWriter` tries for one temporary before it gives up
@@ -56,6 +57,14 @@ class ExportWriter:
     def __init__(self, out: Path, force: bool = False) -> None:
         self.out = out
         self.before = claim(out, force)  #: what the last build into `out` wrote
+        # one build at a time writes into `out`: a second one swept the first's
+        # temporaries while it renamed them, and the first ended in a traceback
+        self._lock, waited = _exclusive(out)
+        if waited:  # the other build has written its exports: claim what it left
+            self.before = claim(out, force)
+        #: whether `commit` has put the exports in place (an interruption after it leaves
+        #: the new exports, not the previous ones)
+        self.committed = False
         self.temps: list[tuple[Path, Path]] = []
         #: files written beside the exports and not among them (`stream(aside=True)`), by
         #: name: the caller takes them after `commit`; removed with the rest on failure
@@ -90,8 +99,13 @@ class ExportWriter:
         return self
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        if kind is not None:
-            self.abort()
+        try:
+            if kind is not None:
+                self.abort()
+        finally:
+            if self._lock is not None:
+                os.close(self._lock)  # and with it the lock
+                self._lock = None
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write one export (a path relative to the exports directory) to its temporary."""
@@ -202,23 +216,35 @@ class ExportWriter:
             self.placed = _stats(self.kept) | {t: tmp.stat() for tmp, t in self.temps}
         except OSError as error:
             raise self._failed(error) from None
-        for tmp, target in self.temps:
-            os.replace(tmp, target)
-        self.temps, self.kept = [], []
-        self._opened = [str(tmp) for tmp in self.aside.values()]
-        root = self.out.resolve()
-        for name in sorted(self.before - names):
-            path = self.out / name
-            # only inside the exports: a linked folder on the way may lead elsewhere
-            if not path.parent.resolve().is_relative_to(root):
-                continue
-            if path.is_symlink() or path.is_file():
-                path.unlink(missing_ok=True)
-        try:
-            self._write_manifest(names)
-        except OSError as error:  # the exports are in place; the next build prunes
-            log.warning("%s: cannot write the manifest (%s)", self.out, error.strerror)
-        self.before = frozenset(names)
+        # Ctrl-C or SIGTERM between two renames left some exports new and the rest old,
+        # and the build said the previous ones were unchanged: signals wait for the end
+        with signals_deferred():
+            try:
+                for tmp, target in self.temps:
+                    os.replace(tmp, target)
+            except OSError as error:  # a temporary gone: another build swept it (no lock)
+                self.abort()
+                raise ExportError(
+                    f"{error.filename or self.out}: cannot put the exports in place "
+                    f"({error.strerror}); did another build write there? Some exports are "
+                    "this build's: build again"
+                ) from None
+            self.committed = True
+            self.temps, self.kept = [], []
+            self._opened = [str(tmp) for tmp in self.aside.values()]
+            root = self.out.resolve()
+            for name in sorted(self.before - names):
+                path = self.out / name
+                # only inside the exports: a linked folder on the way may lead elsewhere
+                if not path.parent.resolve().is_relative_to(root):
+                    continue
+                if path.is_symlink() or path.is_file():
+                    path.unlink(missing_ok=True)
+            try:
+                self._write_manifest(names)
+            except OSError as error:  # the exports are in place; the next build prunes
+                log.warning("%s: cannot write the manifest (%s)", self.out, error.strerror)
+            self.before = frozenset(names)
         return sorted(written, key=_parts)  # as Paths sort, with fewer calls
 
     def _write_manifest(self, names: set[str] | frozenset[str]) -> None:
@@ -247,6 +273,37 @@ class ExportWriter:
             except OSError as error:
                 log.warning("%s: cannot remove a temporary (%s)", tmp, error.strerror)
         self.temps, self.aside, self._opened = [], {}, []
+
+
+def _exclusive(out: Path) -> tuple[int | None, bool]:
+    """Hold `out` (made if missing) for this build alone: an exclusive `flock` of the
+    folder, waited for (with a warning) while another build holds it; the folder's file
+    descriptor, whose closing lets it go (None where there is no flock: Windows), and
+    whether this build waited.
+
+    Raises:
+        ExportError: `out` cannot be made or opened.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return None, False
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    except OSError as error:
+        raise ExportError(f"{out}: cannot write the exports there ({error.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd, False
+    except BlockingIOError:
+        log.warning("%s: another kg build is writing there; waiting for it to end", out)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C ends the wait
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, True
 
 
 #: from how many files one `syncfs` of their file system flushes them (`_fsync_all`)
