@@ -325,3 +325,28 @@ def test_each_bibtex_entry_has_the_line_it_begins_on(tmp_path):
     )
     papers = read_file(write(tmp_path / "big.bib", entries))
     assert [p.line for p in papers if p is not None] == [4 * n + 1 for n in range(300)]
+
+
+def test_a_field_that_is_no_text_is_never_written_as_python(tmp_path, caplog):
+    """A list as the abstract became "['We propose ...']", an object as the authors
+    "{'name': 'Alice'}", the number 42 a paper of its own."""
+    lines = [
+        {"abstract": ["We propose FooNet, a model."], "title": "a list"},
+        {"abstract": "We introduce BarNet.", "authors": {"name": "Alice"}, "title": {"x": 1}},
+        {"abstract": 42, "title": "a number"},
+        {"abstract": "We present BazNet.", "year": 2023, "id": 7, "authors": [{"name": "Bo"}]},
+    ]
+    path = write(tmp_path / "types.jsonl", "".join(json.dumps(r) + "\n" for r in lines))
+    papers = [p for p in read_file(path) if p is not None]
+    assert [(p.line, p.text, p.title, p.authors) for p in papers] == [
+        (2, "We introduce BarNet.", "", ()),
+        (4, "We present BazNet.", "", ("Bo",)),
+    ]
+    assert (papers[1].year, papers[1].external_id) == (2023, "7")
+    for message in (
+        "types.jsonl:1: the abstract is a list, not text; skipped",
+        "types.jsonl:2: authors is an object, not names; dropped",
+        "types.jsonl:2: title is an object, not text; dropped",
+        "types.jsonl:3: the abstract is the number 42, not text; skipped",
+    ):
+        assert message in caplog.text

@@ -88,3 +88,32 @@ def test_an_entity_typed_only_by_its_subclass_is_caught(built, tmp_path):
     (tmp_path / "untyped.ttl").write_text(untyped, encoding="utf-8")
     conforms, text = _shacl_alone(tmp_path / "untyped.ttl")
     assert not conforms and "entity:math500" in text
+
+
+def test_an_empty_or_foreign_graph_does_not_conform(runner, built, tmp_path):
+    """An emptied kg.ttl "conformed": no node to check (an adversarial review, 2026-12-07)."""
+    from kg.cli import main
+
+    for name, content in (("empty", ""), ("foreign", "<http://e/s> <http://e/p> <http://e/o> .\n")):
+        copy = tmp_path / name
+        shutil.copytree(built, copy)
+        (copy / "kg.ttl").write_text(content, encoding="utf-8")
+        result = runner.invoke(main, ["validate", str(copy)])
+        assert result.exit_code == 2, result.output
+        assert "holds no kg:Paper" in result.stderr and "not a graph kg wrote" in result.stderr
+
+
+def test_stats_of_a_graphml_file_another_tool_wrote_is_one_line(runner, built, tmp_path):
+    import networkx as nx
+
+    from kg.cli import main
+
+    copy = tmp_path / "exports"
+    shutil.copytree(built, copy)
+    graph = nx.MultiDiGraph()
+    graph.add_node("a", kind="entity")
+    graph.add_edge("a", "b")
+    nx.write_graphml(graph, copy / "kg.graphml")
+    result = runner.invoke(main, ["stats", str(copy)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "kg.graphml: not a GraphML file kg wrote (no 'type'" in result.stderr

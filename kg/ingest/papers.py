@@ -121,6 +121,63 @@ def _check_sizes(fields: Mapping[str, object], source: Path, line: int) -> None:
             check_size(name, _text(value), source, line)
 
 
+#: the fields read as text: a number is taken as written (an id, a year), a list of them
+#: joined; an object (a JSON {...}) or true/false is no text and is dropped with a warning
+#: (its Python form, "{'name': 'Alice'}", went into the graph)
+_TEXT_FIELDS = (
+    "title",
+    "url",
+    "venue",
+    "booktitle",
+    "journal",
+    "id",
+    "doi",
+    "arxiv_id",
+    "arxiv",
+    "eprint",
+    "year",
+)
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in its own words: "a list", "an object", "the number 42"."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a list" if isinstance(value, list | tuple) else type(value).__name__
+
+
+def _drop_non_text(fields: dict[str, object], source: Path, line: int, strict: bool) -> None:
+    """Drop (with a warning) each text field that holds no text, and authors that are
+    neither names nor a list of names (or of objects with a "name")."""
+    for name in _TEXT_FIELDS:
+        value = fields.get(name)
+        if value is None or _is_text(value):
+            continue
+        if isinstance(value, list | tuple) and all(_is_text(v) for v in value):
+            continue
+        _bad(source, line, f"{name} is {_kind(value)}, not text", strict)
+        fields[name] = None
+    for name in ("authors", "author"):
+        value = fields.get(name)
+        if value is None or isinstance(value, str):
+            continue
+        if isinstance(value, list | tuple) and all(
+            isinstance(v, str) or (isinstance(v, Mapping) and isinstance(v.get("name"), str))
+            for v in value
+        ):
+            continue
+        _bad(source, line, f"{name} is {_kind(value)}, not names", strict)
+        fields[name] = None
+
+
 def _bad(source: Path, line: int, message: str, strict: bool) -> None:
     """A field that is not what it says: a warning, or with `strict` an error."""
     if strict:
@@ -171,9 +228,16 @@ def paper_from_record(
     """
     fields = {str(k).strip().lower(): v for k, v in record.items()}
     _check_sizes(fields, source, line)
+    _drop_non_text(fields, source, line, strict)
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
-    abstract = str(raw).strip() if raw is not None else ""
+    if raw is not None and not isinstance(raw, str):  # ["..."], 42: no text to read
+        message = f"the abstract is {_kind(raw)}, not text"
+        if strict:
+            raise InputError(source, message, line=line)
+        _warn("%s:%d: %s; skipped", source, line, message)
+        return None
+    abstract = raw.strip() if raw is not None else ""
     if "\n" in abstract or "\r" in abstract:
         abstract = _LINE_BREAK.sub(" ", abstract)
     if _UNWRITABLE.search(abstract):

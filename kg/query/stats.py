@@ -60,13 +60,19 @@ def stats(exports: Path, top: int = 10) -> Stats:
     if exports.is_file() and exports.suffix != ".graphml":
         return _rdf_stats(exports, top)
     graph = read_graph(exports)
-    found = [d for _, d in entity_nodes(graph)]
-    types = Counter(d["type"] for d in found)
-    relations = Counter(d["relation"] for *_, d in edges(graph))
-    entities = sorted(
-        ((d["label"], d["type"], int(d["papers"])) for d in found),
-        key=lambda item: (-item[2], item[0]),
-    )
+    try:
+        found = [d for _, d in entity_nodes(graph)]
+        types = Counter(d["type"] for d in found)
+        relations = Counter(d["relation"] for *_, d in edges(graph))
+        entities = sorted(
+            ((d["label"], d["type"], int(d["papers"])) for d in found),
+            key=lambda item: (-item[2], item[0]),
+        )
+    except (KeyError, TypeError, ValueError) as error:  # GraphML of another tool
+        path = exports / GRAPHML if exports.is_dir() else exports
+        raise InputError(
+            path, f"not a GraphML file kg wrote (no {error} on its nodes or edges)"
+        ) from None
     return Stats(
         triples=_void_triples(exports),
         papers=sum(1 for _ in paper_nodes(graph)),

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import SH
+from rdflib.namespace import RDF, SH
 
 from kg.errors import InputError
-from kg.namespaces import PREFIXES
+from kg.namespaces import KG, PREFIXES
 from kg.query.load import RDF_SUFFIXES, graph_file
 from kg.query.rdf_errors import syntax_reason
 from kg.resources import ontology_dir
@@ -46,11 +46,15 @@ def validate(exports: Path) -> list[Violation]:
     or the RDF file given; [] conforms.
 
     Raises:
-        InputError: the export is missing or is not valid RDF.
+        InputError: the export is missing, is not valid RDF, or holds no paper (an empty
+            file conforms to every shape: it said so).
     """
     from pyshacl import validate as shacl_validate
 
-    data = _parse(graph_file(exports))
+    path = graph_file(exports)
+    data = _parse(path)
+    if (None, RDF.type, KG.Paper) not in data:
+        raise InputError(path, f"holds no kg:Paper ({len(data)} triples): not a graph kg wrote")
     shapes = Graph().parse(ontology_dir() / "shapes.ttl")
     # the shapes alone, no ontology and no inference: what `pyshacl -s shapes.ttl kg.ttl`
     # or a store's own SHACL engine sees (the data states every class the shapes need)
