@@ -79,8 +79,9 @@ def signals_deferred() -> Iterator[None]:
     """Meanwhile Ctrl-C, SIGTERM and SIGHUP wait: each is noted, and the first is raised at
     the end as it would have been at once (KeyboardInterrupt, `Terminated`), after the work
     inside, which must not be cut in two (putting a build's exports in place). Where the
-    work raises, that error goes on and the signal is raised after it is handled no more;
-    off the main thread (where handlers cannot be set) the signals are left as they are."""
+    work raises, the signal is raised in place of its error (which it carries as its
+    context); off the main thread (where handlers cannot be set) the signals are left as
+    they are."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -95,12 +96,12 @@ def signals_deferred() -> Iterator[None]:
         for signum, handler in previous.items():
             if handler not in (signal.SIG_IGN, None):
                 signal.signal(signum, handler)
-    if noted:
-        handler = previous[noted[0]]
-        if callable(handler):
-            handler(noted[0], None)
-        elif handler == signal.SIG_DFL:
-            signal.raise_signal(noted[0])  # the default: the process ends, as it would have
+        if noted:  # raised after the work, or in place of the error it ended with
+            handler = previous[noted[0]]
+            if callable(handler):
+                handler(noted[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(noted[0])  # the default: the process ends, as it would
 
 
 def can_fork() -> bool:

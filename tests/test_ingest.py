@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -262,13 +263,23 @@ def test_a_heading_and_one_abstract_are_a_heading_and_an_abstract(tmp_path):
     assert paper.text == "We propose FooNet, a model." and paper.collection == "ICML 2026 Papers"
 
 
-def test_hard_wrapped_paragraphs_are_still_read_as_paragraphs(tmp_path):
-    text = (
-        "We propose FooNet, a model that reads\nabstracts and writes graphs.\n\n"
-        "We introduce BarNet, evaluated on\nCIFAR-10 and MNIST.\n"
-    )
-    papers = read_file(write(tmp_path / "wrapped.txt", text))
-    assert [p.line for p in papers] == [1, 4]
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one paragraph, its second line a name (a review of the heading rule, 2026-12-07)
+        "We propose FooNet, a graph model that we evaluate on\n"
+        "ImageNet and CIFAR-10, where it improves accuracy by 3 points.\n",
+        "# ICML 2026 Papers\n\nWe propose FooNet, a graph model that we evaluate on\n"
+        "ImageNet and CIFAR-10, where it improves accuracy by 3 points.\n",
+        # wrapped wider than any editor does (300 characters)
+        textwrap.fill("We propose FooNet, " + "a model that reads and writes graphs " * 30, 300)
+        + ".\n",
+    ],
+)
+def test_one_hard_wrapped_paragraph_is_one_abstract(tmp_path, text):
+    papers = read_file(write(tmp_path / "wrapped.md", text))
+    assert papers[-1].text.startswith("We propose FooNet") and papers[-1].text.endswith(".")
+    assert "ImageNet" in papers[-1].text or "writes graphs." in papers[-1].text
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x0c", "\x1c", "\x85"])
@@ -315,6 +326,11 @@ def test_bibtex_entries_are_found_on_their_own_lines_and_a_broken_one_is_named(t
     papers = read_file(write(tmp_path / "keys.bib", text))
     assert [(p.title, p.line) for p in papers if p is not None] == [("First", 1), ("Second", 5)]
     assert "keys.bib:9: the entry broken is not BibTeX that can be read" in caplog.text
+    two = "@misc{a, title={A}, abstract={We propose A.}} @misc{b, title={B}, abstract={B.}}\n"
+    assert [p.line for p in read_file(write(tmp_path / "two.bib", two))] == [1, 1]
+    spaced = "@misc{key with space, title={C}, abstract={We propose C.}}\n" + two
+    read_file(write(tmp_path / "spaced.bib", spaced))
+    assert "spaced.bib:1: 1 entries are not BibTeX that can be read" in caplog.text
 
 
 def test_each_bibtex_entry_has_the_line_it_begins_on(tmp_path):

@@ -75,15 +75,12 @@ def test_a_temporary_name_already_taken_is_left_alone(tmp_path):
     assert stat.S_IMODE((out / "papers" / "c.html").stat().st_mode) == 0o644
 
 
-def test_a_second_build_into_the_folder_makes_the_first_fail_not_mix(tmp_path, monkeypatch):
-    """Where there is no lock of the folder (Windows, some network file systems: see
-    tests/test_commit_safety.py for the lock), two writers of one process into one folder:
-    the second sweeps the first's temporaries, and the first's commit fails instead of
-    putting the second's bytes in place (a review found this with temporaries named by the
-    process alone)."""
-    import kg.export.writer
-
-    monkeypatch.setattr(kg.export.writer, "_exclusive", lambda out: (None, False))
+def test_a_second_build_into_the_folder_makes_the_first_fail_not_mix(tmp_path):
+    """Where no lock keeps them apart (a build holds its folder, `kg.export.writer.held`,
+    but not on every file system), two writers of one process into one folder: the second
+    sweeps the first's temporaries, and the first's commit fails instead of putting the
+    second's bytes in place (a review found this with temporaries named by the process
+    alone)."""
     out = tmp_path / "out"
     first = ExportWriter(out)
     first.write("papers/a.html", b"one (whole)")

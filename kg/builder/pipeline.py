@@ -36,7 +36,7 @@ from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
 from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
 from kg.export.views import Pages, render_views
-from kg.export.writer import ExportWriter, fill
+from kg.export.writer import ExportWriter, fill, held
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
 from kg.ingest import read_inputs
@@ -137,7 +137,10 @@ def build(
     claim(out, force)  # before the work, not after it
     outputs.selected(rdf_formats, small=True)  # a bad choice: ValueError now, not after it
     progress = on_progress or _no_progress
-    with collector_paused_kept_old():
+    # one build at a time into `out`, from before it reads what the last one left there
+    with held(out) as waited, collector_paused_kept_old():
+        if waited:  # another build has written there meanwhile
+            claim(out, force)
         where = snapshot_path(cache_dir or default_cache_dir(), out) if cache else None
         with warm_workers(inputs, engine) as warm:
             lines = RememberedLines(load_snapshot(where)) if cache else None

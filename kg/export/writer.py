@@ -10,11 +10,12 @@ import logging
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from kg.errors import ExportError
 from kg.export.manifest import MANIFEST, TEMPORARY, claim, is_temporary, manifest_text
@@ -57,11 +58,6 @@ class ExportWriter:
     def __init__(self, out: Path, force: bool = False) -> None:
         self.out = out
         self.before = claim(out, force)  #: what the last build into `out` wrote
-        # one build at a time writes into `out`: a second one swept the first's
-        # temporaries while it renamed them, and the first ended in a traceback
-        self._lock, waited = _exclusive(out)
-        if waited:  # the other build has written its exports: claim what it left
-            self.before = claim(out, force)
         #: whether `commit` has put the exports in place (an interruption after it leaves
         #: the new exports, not the previous ones)
         self.committed = False
@@ -99,13 +95,8 @@ class ExportWriter:
         return self
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        try:
-            if kind is not None:
-                self.abort()
-        finally:
-            if self._lock is not None:
-                os.close(self._lock)  # and with it the lock
-                self._lock = None
+        if kind is not None:
+            self.abort()
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write one export (a path relative to the exports directory) to its temporary."""
@@ -275,11 +266,32 @@ class ExportWriter:
         self.temps, self.aside, self._opened = [], {}, []
 
 
-def _exclusive(out: Path) -> tuple[int | None, bool]:
-    """Hold `out` (made if missing) for this build alone: an exclusive `flock` of the
-    folder, waited for (with a warning) while another build holds it; the folder's file
-    descriptor, whose closing lets it go (None where there is no flock: Windows), and
-    whether this build waited.
+#: the folders this process holds (`held`): a forked child closes them, so that a child
+#: left behind holds no folder
+_HELD: set[int] = set()
+
+
+def _close_held() -> None:
+    for fd in list(_HELD):
+        os.close(fd)
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_held)
+
+
+@contextmanager
+def held(out: Path) -> Iterator[bool]:
+    """Hold the exports folder `out` (made if missing) for one build, from before it reads
+    what the last build left there (its manifest, memos and snapshot) to after it has put
+    its exports in place: an exclusive `flock` of the folder, waited for (with a warning)
+    while another build holds it. Yields whether it waited. Where the file system has no
+    flock (some network file systems) or there is no fcntl (Windows), a warning and no lock.
+
+    A second build into the folder swept the first's temporaries as they were renamed (a
+    traceback, the exports of both mixed); one that waited after reading the last build's
+    memos copied the wrong bytes from the files the other had just written.
 
     Raises:
         ExportError: `out` cannot be made or opened.
@@ -287,23 +299,65 @@ def _exclusive(out: Path) -> tuple[int | None, bool]:
     try:
         import fcntl
     except ImportError:
-        return None, False
+        yield False
+        return
+    made = not out.exists()
+    waited = False
+    while True:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        except OSError as error:
+            raise ExportError(f"{out}: cannot write the exports there ({error.strerror})") from None
+        _HELD.add(fd)
+        try:
+            if not _locked(fd, out, fcntl, warn=not waited):
+                waited = True
+                fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C stops waiting
+            # the folder the lock is on is still `out` (the build waited for may have
+            # removed it, having written nothing): else lock the one there now
+            if _same_folder(fd, out):
+                break
+        except BaseException:
+            _HELD.discard(fd)
+            os.close(fd)
+            raise
+        _HELD.discard(fd)
+        os.close(fd)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
-    except OSError as error:
-        raise ExportError(f"{out}: cannot write the exports there ({error.strerror})") from None
+        yield waited
+    finally:
+        if made:  # a build that wrote nothing leaves no empty folder of its own
+            with suppress(OSError):
+                out.rmdir()
+        _HELD.discard(fd)
+        os.close(fd)  # and with it the lock
+
+
+def _locked(fd: int, out: Path, fcntl: Any, warn: bool) -> bool:
+    """Lock `fd` if no other build holds it: True when it did, or when this file system
+    has no flock (a warning: two builds into `out` would mix); False, with a warning the
+    first time, when another build holds it."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return fd, False
     except BlockingIOError:
-        log.warning("%s: another kg build is writing there; waiting for it to end", out)
+        if warn:
+            log.warning(
+                "%s: another kg build is writing there (or was stopped); waiting for it to "
+                "end (Ctrl-C stops waiting)",
+                out,
+            )
+        return False
+    except OSError as error:  # no flock here (NFS: EBADF, ENOLCK; Lustre: ENOSYS)
+        log.warning("%s: cannot lock it (%s); two builds into it would mix", out, error)
+    return True
+
+
+def _same_folder(fd: int, out: Path) -> bool:
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C ends the wait
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, True
+        return os.path.samestat(os.fstat(fd), os.stat(out))
+    except OSError:
+        return False
 
 
 #: from how many files one `syncfs` of their file system flushes them (`_fsync_all`)

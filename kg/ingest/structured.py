@@ -161,6 +161,10 @@ def read_bibtex(path: Path, text: str, strict: bool) -> list[Paper | None]:
     for key, lines in starts.items():
         if key not in read:  # bibtexparser drops an entry it cannot read, and says nothing
             _skip(path, lines[0], f"the entry {key} is not BibTeX that can be read", strict)
+    entries = sum(1 for m in _ANY_ENTRY.finditer(text) if m.group(1).lower() not in _NOT_ENTRIES)
+    unnamed = entries - len(database.entries) - sum(k not in read for k in starts)
+    if unnamed > 0:  # its key cannot be read either ("@article{key with space,")
+        _skip(path, 1, f"{unnamed} entries are not BibTeX that can be read", strict)
     papers: list[Paper | None] = []
     for i, entry in enumerate(database.entries, 1):
         lines = starts.get(entry.get("ID", ""), [])
@@ -169,8 +173,11 @@ def read_bibtex(path: Path, text: str, strict: bool) -> list[Paper | None]:
     return papers
 
 
-#: where a BibTeX entry begins: "@article{key," (or "@article(key,")
-_ENTRY = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()]+)[ \t]*,", re.MULTILINE)
+#: where a BibTeX entry begins: "@article{key," (or "@article(key,"), at a line's start or
+#: after a space (two entries on one line)
+_ENTRY = re.compile(r"(?:^|(?<=\s))@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()]+)[ \t]*,")
+#: the start of any entry, its key readable or not ("@article{key with space,")
+_ANY_ENTRY = re.compile(r"(?:^|(?<=\s))@[ \t]*(\w+)[ \t]*[{(]")
 _NOT_ENTRIES = frozenset({"comment", "string", "preamble"})
 
 

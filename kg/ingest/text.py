@@ -78,28 +78,44 @@ def has_paragraphs(text: str) -> bool:
 
     Yes when two or more paragraphs run over several lines, or when most line breaks of a
     multi-line paragraph fall mid-sentence (hard-wrapped text: a line ending in a word or a
-    comma, or followed by a lower-case word). A seed file's lines are whole abstracts: most
-    are longer than any hard-wrapped line (`_WRAPPED_MAX`), and the break after its heading
-    ("ICML 2026 Papers", then "We propose ...") is no wrap. (Abstracts that end in a URL, a
-    word, made a seed file one paragraph: one paper.)
+    comma, or followed by a lower-case word). A seed file's lines are whole abstracts: a
+    line longer than any hard-wrapped one (`_WRAPPED_MAX`) that runs into a capital is no
+    wrap, nor is the break after the file's heading ("ICML 2026 Papers", then "We propose
+    ..."). (Abstracts that end in a URL, a word, made a seed file one paragraph: one paper.)
     """
     blocks = [split_lines(b.strip()) for b in re.split(r"\n\s*\n", text) if b.strip()]
     multi = [b for b in blocks if len(b) > 1]
     if len(multi) >= 2:
         return True
-    lines = [line for b in multi for line in b]
-    if sum(len(line) > _WRAPPED_MAX for line in lines) > len(lines) / 2:
-        return False
+    first = blocks[0] if blocks else []
     breaks = [
         (b[i].rstrip(), b[i + 1].lstrip())
         for b in multi
         for i in range(len(b) - 1)
-        if not (i == 0 and _is_heading(b[0]) and b[1].lstrip()[:1].isupper())
+        if not (b is first and i == 0 and _is_title(b[0]) and b[1].lstrip()[:1].isupper())
     ]
     wrapped = sum(
         1
         for line, following in breaks
         if re.search(r"[\w,\-]$", line)
-        and (following[:1].islower() or not re.search(r"[.!?]$", line))
+        and (
+            following[:1].islower()
+            or (not re.search(r"[.!?]$", line) and len(line) <= _WRAPPED_MAX)
+        )
     )
     return bool(breaks) and wrapped > len(breaks) / 2
+
+
+#: words a heading does not end in, and a hard-wrapped line may ("... we evaluate on")
+_RUNS_ON = re.compile(
+    r"(?:[,\-;:]|\b(?:a|an|the|of|on|in|to|by|for|from|with|and|or|as|at|is|are|was|were|"
+    r"we|our|that|which|this|its|their|than|into|over|under|between))$",
+    re.IGNORECASE,
+)
+
+
+def _is_title(line: str) -> bool:
+    """Whether the first line of a file reads as its heading, not the start of a wrapped
+    sentence: short, no sentence in it, and not ending in a comma or a word that runs on."""
+    text = line.strip()
+    return len(text) <= 100 and _is_heading(text) and not _RUNS_ON.search(text)
