@@ -366,3 +366,14 @@ def test_a_field_that_is_no_text_is_never_written_as_python(tmp_path, caplog):
         "types.jsonl:3: the abstract is the number 42, not text; skipped",
     ):
         assert message in caplog.text
+
+
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n"])
+def test_a_bad_byte_is_placed_on_its_line_whatever_ends_the_lines(tmp_path, end):
+    """A file of carriage returns alone put every bad byte on line 1."""
+    for bad, message in ((b"caf\xe9", "byte 0xe9 at column 4"), (b"x\x00", "a NUL byte")):
+        path = tmp_path / "cr.txt"
+        path.write_bytes(end.join(["Heading", "We propose FooNet.", ""]).encode() + bad + b"\n")
+        with pytest.raises(InputError) as error:
+            read_file(path)
+        assert str(error.value).startswith(f"{path}:3: ") and message in str(error.value)

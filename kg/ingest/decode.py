@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kg.errors import InputError
@@ -9,7 +10,7 @@ from kg.ingest.files import check_file
 
 
 def read_text(path: Path) -> str:
-    """The file's text. CRLF and CR line ends are left to `str.splitlines`.
+    """The file's text. CRLF and CR line ends are left to the readers (`split_lines`).
 
     Raises:
         InputError: missing, not a regular file, unreadable, not UTF-8 (with line, column
@@ -27,8 +28,7 @@ def read_text(path: Path) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = _place(data, error.start)
         raise InputError(
             path,
             f"byte 0x{data[error.start]:02x} at column {column} is not UTF-8; "
@@ -37,8 +37,21 @@ def read_text(path: Path) -> str:
         ) from None
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
+        line, _ = _place(text.encode("utf-8"), text.encode("utf-8").index(b"\x00"))
         raise InputError(path, "contains a NUL byte; is this a binary file?", line=line)
     if not text.strip():
         raise InputError(path, "empty file: no abstract to read")
     return text
+
+
+#: a line's end, as `kg.ingest.text.split_lines` reads them (and an editor shows them)
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _place(data: bytes, at: int) -> tuple[int, int]:
+    """The line and column (from 1) of byte `at`: lines end at line feeds and carriage
+    returns alike (a file of carriage returns alone put every byte on line 1)."""
+    line, start = 1, 0
+    for end in _LINE_END.finditer(data, 0, at):
+        line, start = line + 1, end.end()
+    return line, at - start + 1
