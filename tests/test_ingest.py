@@ -377,3 +377,27 @@ def test_a_bad_byte_is_placed_on_its_line_whatever_ends_the_lines(tmp_path, end)
         with pytest.raises(InputError) as error:
             read_file(path)
         assert str(error.value).startswith(f"{path}:3: ") and message in str(error.value)
+
+
+@pytest.mark.parametrize("heading", ["ICML 2026 Papers", "# ICML 2026 Papers"])
+def test_a_heading_paragraph_names_the_collection_and_is_no_paper(tmp_path, heading):
+    """ "ICML 2026 Papers" over paragraphs was read as a paper of its own (a review,
+    2026-12-07)."""
+    text = (
+        f"{heading}\n\nWe propose FooNet, a graph model that reads\nabstracts.\n\n"
+        "We introduce BarNet, evaluated\non CIFAR-10.\n"
+    )
+    papers = read_file(write(tmp_path / "p.md", text), "paragraphs")
+    assert [(p.line, p.collection, p.venue, p.year) for p in papers] == [
+        (3, "ICML 2026 Papers", "ICML", 2026),
+        (6, "ICML 2026 Papers", "ICML", 2026),
+    ]
+
+
+def test_a_first_paragraph_of_one_sentence_is_an_abstract(tmp_path):
+    text = "We propose FooNet for graphs.\n\nWe introduce BarNet, evaluated\non CIFAR-10.\n"
+    papers = read_file(write(tmp_path / "p.md", text), "paragraphs")
+    assert [p.text for p in papers] == [
+        "We propose FooNet for graphs.",
+        "We introduce BarNet, evaluated on CIFAR-10.",
+    ]

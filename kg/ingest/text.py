@@ -50,8 +50,10 @@ def read_lines(path: Path, text: str, strict: bool) -> list[Paper | None]:
 
 
 def read_paragraphs(path: Path, text: str, strict: bool) -> list[Paper | None]:
-    """One abstract per paragraph; a paragraph's lines are joined with spaces."""
-    papers: list[Paper | None] = []
+    """One abstract per paragraph; a paragraph's lines are joined with spaces. A first
+    paragraph of one line that reads as a heading ("ICML 2026 Papers", "# ICML 2026") names
+    the collection, as the seed format's first line does: it was read as a paper."""
+    blocks: list[tuple[int, list[str]]] = []
     block: list[str] = []
     start = 0
     for number, line in enumerate([*split_lines(text), ""], 1):
@@ -60,17 +62,25 @@ def read_paragraphs(path: Path, text: str, strict: bool) -> list[Paper | None]:
                 start = number
             block.append(line.strip())
         elif block:
-            papers.append(
-                paper_from_record(
-                    {"abstract": " ".join(block)},
-                    source=path,
-                    line=start,
-                    index=len(papers) + 1,
-                    strict=strict,
-                )
-            )
+            blocks.append((start, block))
             block = []
-    return papers
+    heading = ""
+    if len(blocks) > 1 and len(blocks[0][1]) == 1:
+        first = blocks[0][1][0].lstrip("#").strip()  # a markdown heading's marks aside
+        if first and _is_title(first) and not first.endswith((".", "!", "?")):
+            heading = first
+            blocks = blocks[1:]
+    return [
+        paper_from_record(
+            {"abstract": " ".join(lines)},
+            source=path,
+            line=start,
+            index=index,
+            strict=strict,
+            collection=heading,
+        )
+        for index, (start, lines) in enumerate(blocks, 1)
+    ]
 
 
 def has_paragraphs(text: str) -> bool:
