@@ -36,6 +36,14 @@ def read_lines(path: Path, text: str, strict: bool) -> list[Paper | None]:
         heading = lines.pop(0)[1]
     elif len(lines) == 1 and _is_heading(lines[0][1]):
         raise InputError(path, f"only a heading ({lines[0][1]!r}) and no abstract", line=1)
+    return _papers(path, lines, strict, heading)
+
+
+def _papers(
+    path: Path, abstracts: list[tuple[int, str]], strict: bool, heading: str
+) -> list[Paper | None]:
+    """The papers of (line, abstract) pairs of a plain-text file, of the collection its
+    heading names."""
     return [
         paper_from_record(
             {"abstract": abstract},
@@ -45,7 +53,7 @@ def read_lines(path: Path, text: str, strict: bool) -> list[Paper | None]:
             strict=strict,
             collection=heading,
         )
-        for index, (number, abstract) in enumerate(lines, 1)
+        for index, (number, abstract) in enumerate(abstracts, 1)
     ]
 
 
@@ -70,17 +78,7 @@ def read_paragraphs(path: Path, text: str, strict: bool) -> list[Paper | None]:
         if first and _is_title(first) and not first.endswith((".", "!", "?")):
             heading = first
             blocks = blocks[1:]
-    return [
-        paper_from_record(
-            {"abstract": " ".join(lines)},
-            source=path,
-            line=start,
-            index=index,
-            strict=strict,
-            collection=heading,
-        )
-        for index, (start, lines) in enumerate(blocks, 1)
-    ]
+    return _papers(path, [(start, " ".join(lines)) for start, lines in blocks], strict, heading)
 
 
 def has_paragraphs(text: str) -> bool:
