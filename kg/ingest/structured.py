@@ -26,7 +26,7 @@ def _skip(path: Path, line: int, message: str, strict: bool) -> None:
     log.warning("%s:%d: %s; skipped", path, line, message)
 
 
-def _loads(text: str) -> object:
+def loads_json(text: str) -> object:
     """`json.loads`, its failures all ValueErrors that say what is wrong: a syntax error at
     a column, nesting past Python's recursion limit, a number of more digits than Python
     converts (4,300): a crafted file is one line of error, not a traceback.
@@ -61,7 +61,7 @@ def read_jsonl(
                 papers.append(paper)
                 continue
         try:
-            record = _loads(line)
+            record = loads_json(line)
         except json.JSONDecodeError as error:
             _skip(path, number, f"not JSON ({error.msg}: column {error.colno})", strict)
             continue
@@ -85,7 +85,7 @@ def read_jsonl(
 def read_json(path: Path, text: str, strict: bool) -> list[Paper | None]:
     """A JSON array of objects (or an object with a list under "papers" or "records")."""
     try:
-        data = _loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as error:
         where = f"{error.msg}: column {error.colno}"
         raise InputError(path, f"not JSON ({where})", line=error.lineno) from None
