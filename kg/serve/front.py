@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from kg.serve.host_origin import Site
 from kg.serve.pool import Pool, Worker
-from kg.serve.remote_clauses import may_name_remote, parsed_remote_clauses, remote_clauses
+from kg.serve.remote_clauses import parsed_remote_clauses, scan
 
 log = logging.getLogger(__name__)
 
@@ -160,10 +160,11 @@ def check_sparql(
         # Oxigraph's page sends updates where it sends queries (/sparql, relayed to /query)
         raise RefusedError(400, "an update goes to /update (kg serve --writable), not here")
     if not settings.allow_remote:
-        found = sorted({k for text in texts for k in remote_clauses(text)})
+        scans = [(text, *scan(text)) for text in texts]  # one pass of each text
+        found = sorted({k for _, keys, _ in scans for k in keys})
         # a parser's reading too (it tells a less-than from an IRI), of a text where the
         # keywords' letters appear outside strings and comments
-        suspect = [text for text in texts if may_name_remote(text)]
+        suspect = [text for text, _, named in scans if named]
         if not found and any(len(text) > MAX_PARSED_CHARS for text in suspect):
             raise RefusedError(
                 413,

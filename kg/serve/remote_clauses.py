@@ -87,32 +87,40 @@ def _part_names(tree: object) -> Iterator[str]:
             todo += list(node)
 
 
+def scan(text: str) -> tuple[list[str], bool]:
+    """One pass of the token scan over `text`, its codepoint escapes read: the keywords
+    that would make the server fetch a URL (`remote_clauses`), and whether a keyword's
+    letters stand anywhere but in a comment or a string (`may_name_remote`)."""
+    found: list[str] = []
+    suspect = False
+    for match in _TOKEN.finditer(_unescape_codepoints(text)):
+        kind = match.lastgroup
+        if kind in ("comment", "string"):
+            continue
+        upper = match.group(0).upper()
+        if not any(keyword in upper for keyword in REMOTE_KEYWORDS):
+            continue
+        suspect = True
+        if kind == "word":
+            piece = upper
+        elif kind in ("prefixed", "prefix"):
+            piece = match.group("prefix").upper()
+        else:
+            continue
+        found += [k for k in REMOTE_KEYWORDS if k in piece and k not in found]
+    return found, suspect
+
+
 def may_name_remote(text: str) -> bool:
     """Whether a keyword of `REMOTE_KEYWORDS` appears in `text`, in any case, once its
     codepoint escapes are read, anywhere but in a comment or a string: where none does, no
     parser can read one, and the parser's second opinion (slow: 40 s for a 330 KB FILTER)
     is not needed. (The scan's strings and comments are a parser's too: what the scan
     can misread is a `<`, and an IRI it then reads past holds the keyword's letters.)"""
-    for match in _TOKEN.finditer(_unescape_codepoints(text)):
-        if match.lastgroup in ("comment", "string"):
-            continue
-        upper = match.group(0).upper()
-        if any(keyword in upper for keyword in REMOTE_KEYWORDS):
-            return True
-    return False
+    return scan(text)[1]
 
 
 def remote_clauses(text: str) -> list[str]:
     """The keywords of `text` that would make the server fetch a URL (`SERVICE`, `LOAD`),
     upper-cased, each once, in order of appearance; empty when there is none."""
-    found: list[str] = []
-    for match in _TOKEN.finditer(_unescape_codepoints(text)):
-        if match.lastgroup == "word":
-            piece = match.group("word")
-        elif match.lastgroup in ("prefixed", "prefix"):
-            piece = match.group("prefix")
-        else:
-            continue
-        upper = piece.upper()
-        found += [k for k in REMOTE_KEYWORDS if k in upper and k not in found]
-    return found
+    return scan(text)[0]
