@@ -146,7 +146,7 @@ def _is_text(value: object) -> bool:
 def _kind(value: object) -> str:
     """What a JSON value is, in its own words: "a list", "an object", "the number 42"."""
     if isinstance(value, bool):
-        return f"{str(value).lower()}"
+        return str(value).lower()
     if isinstance(value, int | float):
         return f"the number {value}"
     if isinstance(value, Mapping):

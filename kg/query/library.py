@@ -19,13 +19,11 @@ from kg.names import fold
 from kg.namespaces import PAPER, PREFIXES
 from kg.processes import ChildDiedError, TimedOutError, run_timed
 from kg.query.load import load_graph, load_store
-from kg.query.sparql import Answer, Term, read_query, run_query
+from kg.query.sparql import IRI, Answer, Term, read_query, run_query
 from kg.resources import queries_dir
 
 #: an absolute IRI given without angle brackets: https://w3id.org/kg-ml/id/entity/math500
 _BARE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`]+")
-#: an absolute IRI as SPARQL's IRIREF may write it (a scheme, then no space, <>"{}|^`\)
-IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20<>\"{}|\\^`]*")
 #: what a bundled query's name looks like (no SPARQL query does)
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 _PARAM = re.compile(r"^#\s*param\s+(\w+)(!?)\s*(?:=\s*([^:]+?))?\s*:\s*(.*)$")

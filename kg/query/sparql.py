@@ -64,13 +64,14 @@ def read_query(query: str) -> str:
     return query
 
 
-#: what SPARQL's IRIREF may not hold (a value holding one would end the IRI early)
-_NOT_IN_IRI = re.compile(r"[\x00-\x20<>\"{}|\\^`]")
+#: an absolute IRI as SPARQL's IRIREF may write it: a scheme, then none of what an IRIREF
+#: may not hold (space, <>"{}|^`\: a value holding one would end the IRI early)
+IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20<>\"{}|\\^`]*")
 
 
 def _sparql_term(term: Term) -> str:
     if term.kind == "uri":
-        if _NOT_IN_IRI.search(term.value):
+        if not IRI.fullmatch(term.value):
             raise QueryError(f"<{term.value}> is not an IRI: it cannot be bound")
         return f"<{term.value}>"
     if term.kind == "bnode":

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -26,6 +25,7 @@ from kg.export.outputs import N_TRIPLES, RdfSyntax, by_suffix
 from kg.namespaces import DATASET, ONTOLOGY
 from kg.processes import tied
 from kg.query.load import graph_file
+from kg.query.sparql import IRI
 from kg.resources import ontology_dir
 from kg.serve.front import Front, Settings, make_front
 from kg.serve.host_origin import Site
@@ -309,10 +309,6 @@ def _request(request: urllib.request.Request, timeout: float = 60.0) -> bytes:
         raise KgError(f"cannot reach {request.full_url}: {error}") from None
 
 
-#: an absolute IRI (a scheme, then none of the characters an IRI may not hold)
-_GRAPH_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\x00-\x20<>\"{}|\\^`]+")
-
-
 def _check_store_url(endpoint: str) -> None:
     """Refuse an endpoint that is no http(s) URL of a host, or that has a fragment: the
     `?graph=` added after a `#` would never be sent, and a PUT to the bare store would
@@ -375,7 +371,7 @@ def push(exports: Path, endpoint: str, graph: str = DEFAULT_GRAPH) -> int:
             refuses the graph.
     """
     _check_store_url(endpoint)
-    if not _GRAPH_IRI.fullmatch(graph):
+    if not IRI.fullmatch(graph):
         raise KgError(f"--graph {graph!r}: not an absolute IRI (such as {DEFAULT_GRAPH})")
     path = _export(exports)
     data = path.read_bytes()
