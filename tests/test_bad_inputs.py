@@ -39,7 +39,7 @@ ERRORS = [
     ("blank.txt", b"\n \n\t\n", "blank.txt: empty file"),
     ("latin1.txt", b"Heading\n\ncaf\xe9 au lait\n", "latin1.txt:3: byte 0xe9 at column 4"),
     ("nul.txt", b"Heading\n\nA\x00B\n", "nul.txt:3: contains a NUL byte"),
-    ("nocolumn.csv", b"title,summary\nx,y\n", "nocolumn.csv:1: no `abstract` column"),
+    ("nocolumn.csv", b"title,summary\nx,y\n", "nocolumn.csv:1: no `abstract` (or `text`) column"),
     ("broken.json", b'[{"abstract": "x"', "broken.json:1: not JSON"),
     ("onlybad.jsonl", b"{not json\n", "onlybad.jsonl: holds no abstract"),
 ]

@@ -122,8 +122,9 @@ def build(
     INPUTS are files or directories of abstracts (default: seeds/): a heading line naming
     the collection ("ICML 2026 Papers") then one abstract per line; plain text with one
     abstract per paragraph; JSON Lines or a JSON array of records with `title` and
-    `abstract` (and optional id, authors, year, venue, url, arxiv_id, doi); CSV or TSV with
-    a header; BibTeX entries with an `abstract` field. A record without an abstract (or
+    `abstract` (or `text`, as extractions.jsonl and gold files have it; optional id,
+    authors, year, venue, url, arxiv_id, doi); CSV or TSV with a header; BibTeX entries
+    with an `abstract` field. A record without an abstract (or
     with a placeholder: "TBD", "N/A") or a line that is not JSON is skipped with a warning
     naming file and line (--strict stops the build instead); a malformed DOI, arXiv id or
     year is dropped with a warning, never altered; records with one abstract are merged

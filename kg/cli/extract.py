@@ -17,11 +17,15 @@ def extract(inputs: tuple[Path, ...], fmt: str | None, strict: bool) -> None:
     """Print the extraction of each abstract in INPUTS as JSON Lines, without a graph.
 
     The records have the format ../shared/gold/score.py reads (text, entities, relations)
-    plus offsets of every mention.
+    plus offsets of every mention. INPUTS are read as by `kg build`; a JSON record's
+    abstract may be its `text`, so a gold file, or this command's own output, is read as
+    it is.
 
     \b
-    Example:
+    Examples:
       kg extract seeds/004_b354a604767238da.txt > predicted.jsonl
+      kg extract ../shared/gold/dev.jsonl > predicted.jsonl
+      python ../shared/gold/score.py ../shared/gold/dev.jsonl predicted.jsonl
     """
     from kg.export.extractions import extractions_jsonl
     from kg.extract import extract as run_extract

@@ -42,6 +42,12 @@ def oversized(source: Path, line: int, what: str, limit: int) -> InputError:
     )
 
 
+#: the fields a record's abstract is read from, the first filled in: `abstract`, else `text`
+#: (the field of kg's own extractions.jsonl and of ../shared/gold/score.py's records, so that
+#: a gold file or an earlier extraction can be read again as it is)
+ABSTRACT_FIELDS = ("abstract", "text")
+
+
 def check_size(name: str, text: str, source: Path, line: int) -> None:
     """Refuse a field over its limit (`MAX_ABSTRACT_BYTES` for the abstract,
     `MAX_FIELD_BYTES` for any other).
@@ -49,7 +55,7 @@ def check_size(name: str, text: str, source: Path, line: int) -> None:
     Raises:
         InputError: the field is larger than its limit, whatever `--strict` says.
     """
-    limit = MAX_ABSTRACT_BYTES if name == "abstract" else MAX_FIELD_BYTES
+    limit = MAX_ABSTRACT_BYTES if name in ABSTRACT_FIELDS else MAX_FIELD_BYTES
     if len(text) <= limit // 4:  # fits even at four bytes a character
         return
     size = len(text.encode("utf-8", "surrogatepass"))

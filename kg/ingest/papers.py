@@ -13,7 +13,7 @@ from pathlib import Path
 from kg import bidi
 from kg.errors import InputError
 from kg.ingest.identifiers import parse_arxiv, parse_doi, parse_year
-from kg.ingest.limits import check_size
+from kg.ingest.limits import ABSTRACT_FIELDS, check_size
 from kg.ingest.placeholders import is_placeholder
 from kg.model import Paper
 
@@ -35,7 +35,7 @@ _VENUE = re.compile(r"\b([A-Za-z][A-Za-z-]*)\b")
 _LINE_BREAK = re.compile(r"[ \t]*[\r\n]+[ \t]*")
 #: the fields a record is read from, checked against their size limit before anything else
 _FIELDS = (
-    ("abstract",),
+    ABSTRACT_FIELDS,
     ("title",),
     ("authors", "author"),
     ("venue", "booktitle", "journal"),
@@ -218,9 +218,10 @@ def paper_from_record(
     strict: bool,
     collection: str = "",
 ) -> Paper | None:
-    """A paper from a record with an `abstract` (and optional title, id, authors, year,
-    venue, url, arxiv_id, doi); None, with a warning, when it has no abstract or a
-    placeholder ("TBD"). A DOI, arXiv id or year that is not one is left out with a warning.
+    """A paper from a record with an `abstract` (else a `text`, as kg's extractions.jsonl
+    and score.py's gold records have it) and optional title, id, authors, year, venue, url,
+    arxiv_id, doi; None, with a warning, when it has no abstract or a placeholder ("TBD").
+    A DOI, arXiv id or year that is not one is left out with a warning.
 
     Raises:
         InputError: a field is over its size limit (`kg.ingest.limits`); with `strict`, the
@@ -231,6 +232,8 @@ def paper_from_record(
     _drop_non_text(fields, source, line, strict)
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
+    if raw is None or raw == "":  # else the field kg's and score.py's records have
+        raw = fields.get("text", raw)
     if raw is not None and not isinstance(raw, str):  # ["..."], 42: no text to read
         message = f"the abstract is {_kind(raw)}, not text"
         if strict:

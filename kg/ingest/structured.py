@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.ingest.limits import MAX_ABSTRACT_BYTES, oversized
+from kg.ingest.limits import ABSTRACT_FIELDS, MAX_ABSTRACT_BYTES, oversized
 from kg.ingest.papers import WARNINGS, paper_from_record
 from kg.ingest.remembered import RememberedLines, line_key
 from kg.ingest.text import split_lines
@@ -108,7 +108,7 @@ def read_json(path: Path, text: str, strict: bool) -> list[Paper | None]:
 
 
 def read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Paper | None]:
-    """CSV or TSV with a header row that names an `abstract` column."""
+    """CSV or TSV with a header row that names an `abstract` (or `text`) column."""
     # the csv module's own limit (128 KB a cell) is below an abstract's: lifted while reading,
     # so that a cell too large gets kg's message
     previous = csv.field_size_limit(MAX_ABSTRACT_BYTES + 1)
@@ -125,9 +125,11 @@ def _read_table(path: Path, text: str, strict: bool, delimiter: str) -> list[Pap
     try:
         header = [h.strip().lower() for h in reader.fieldnames or []]
         done = reader.line_num
-        if "abstract" not in header:
+        if not set(ABSTRACT_FIELDS) & set(header):
             found = ", ".join(header) or "none"
-            raise InputError(path, f"no `abstract` column in the header (found: {found})", line=1)
+            raise InputError(
+                path, f"no `abstract` (or `text`) column in the header (found: {found})", line=1
+            )
         for i, row in enumerate(reader, 1):
             done = reader.line_num
             if None in row:  # more cells than the header names
