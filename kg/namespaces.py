@@ -113,6 +113,8 @@ PREFIXES: dict[str, str] = {
     "owl": "http://www.w3.org/2002/07/owl#",
     "skos": "http://www.w3.org/2004/02/skos/core#",
     "dcterms": "http://purl.org/dc/terms/",
+    # DCMI's elements, for a creator's name as text (dcterms:creator's range is an agent)
+    "dc": "http://purl.org/dc/elements/1.1/",
     "schema": str(SCHEMA),
     "prov": "http://www.w3.org/ns/prov#",
     "oa": str(OA),

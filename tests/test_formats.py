@@ -136,10 +136,12 @@ def test_metadata_goes_into_the_graph(tmp_path):
         for s, _, o in graph.triples((None, URIRef(dcterms + "title"), None))
         if str(o) == "FooNet"
     )
-    assert set(graph.objects(foo, URIRef(dcterms + "creator"))) == {
+    # an author is a name: DCMI's dc:creator (dcterms:creator's range is an agent)
+    assert set(graph.objects(foo, URIRef(PREFIXES["dc"] + "creator"))) == {
         Literal("Ada L."),
         Literal("Alan T."),
     }
+    assert not set(graph.objects(foo, URIRef(dcterms + "creator")))
     assert URIRef("https://arxiv.org/abs/2401.01234") in set(
         graph.objects(foo, URIRef(schema + "sameAs"))
     )

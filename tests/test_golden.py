@@ -209,7 +209,7 @@ def test_the_golden_input_covers_what_the_exports_show():
     assert any(node.get("url", "").startswith("entities/") for node in data["nodes"])
     assert {"mentions", "evaluated_on"} <= {edge["relation"] for edge in data["edges"]}
     turtle = (GOLDEN / "kg.ttl").read_text(encoding="utf-8")
-    assert "dcterms:creator" in turtle and "kg:value 78.4" in turtle
+    assert "dc:creator" in turtle and "kg:value 78.4" in turtle
 
 
 # The comparison itself: a formatting change and a content change are told apart.

@@ -3,6 +3,8 @@ from __future__ import annotations
 import re
 import shutil
 
+import pytest
+
 from kg.cli import main
 
 
@@ -117,3 +119,72 @@ def test_stats_of_a_graphml_file_another_tool_wrote_is_one_line(runner, built, t
     result = runner.invoke(main, ["stats", str(copy)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "kg.graphml: not a GraphML file kg wrote (no 'type'" in result.stderr
+
+
+# What a semantic-web review of the exports found (2026-12-07): the shapes failed once the
+# ontology was merged under RDFS inference (every entity is a skos:Concept then, and the
+# family shape asked each for a scheme), and let through what the README says cannot be.
+
+
+def test_the_exports_conform_with_the_ontology_merged_under_rdfs_inference(built):
+    from pyshacl import validate as shacl_validate
+    from rdflib import Graph
+
+    from kg.resources import ontology_dir
+
+    conforms, _, text = shacl_validate(
+        Graph().parse(built / "kg.ttl"),
+        shacl_graph=Graph().parse(ontology_dir() / "shapes.ttl"),
+        ont_graph=Graph().parse(ontology_dir() / "kg.ttl"),
+        inference="rdfs",
+    )
+    assert conforms, str(text)[:2000]
+
+
+def test_under_rdfs_inference_a_family_is_a_concept_and_not_an_entity(built):
+    """kg:variantOf's domain and range were kg:Entity: the families above entities that no
+    abstract names (Qwen) became entities under RDFS inference."""
+    import owlrl
+    from rdflib import Graph
+    from rdflib.namespace import RDF, SKOS
+
+    from kg.namespaces import ENTITY, KG
+    from kg.resources import ontology_dir
+
+    graph = Graph().parse(built / "kg.ttl")
+    entities = set(graph.subjects(RDF.type, KG.Entity))
+    graph.parse(ontology_dir() / "kg.ttl")
+    owlrl.DeductiveClosure(owlrl.RDFS_Semantics).expand(graph)
+    assert (ENTITY.qwen, RDF.type, SKOS.Concept) in graph
+    assert set(graph.subjects(RDF.type, KG.Entity)) == entities
+
+
+BREAKS = {
+    "an entity of two types": "entity:math500 a kg:Method .",
+    "a blank-node entity": '[] a kg:Entity , kg:Method ; skos:prefLabel "X" ; rdfs:label "X" .',
+    "a paper outperforms": "paper:03bbd6b2425a7679 kg:outperforms entity:math500 .",
+    "a family a variant of itself": "entity:qwen kg:variantOf entity:qwen3 .",
+    "an entity proposes, as an assertion": (
+        "assertion:zz a kg:Assertion ; rdf:subject entity:math500 ; "
+        "rdf:predicate kg:proposes ; rdf:object entity:qwen3 ; "
+        "prov:wasAttributedTo agent:kg-extractor-0.1.0 ; "
+        "prov:wasDerivedFrom paper:03bbd6b2425a7679 ; "
+        "kg:evidence paper:03bbd6b2425a7679\\/span\\/224-600 ."
+    ),
+    "a paper uses, as an assertion": (
+        "assertion:zz a kg:Assertion ; rdf:subject paper:03bbd6b2425a7679 ; "
+        "rdf:predicate kg:uses ; rdf:object entity:math500 ; "
+        "prov:wasAttributedTo agent:kg-extractor-0.1.0 ; "
+        "prov:wasDerivedFrom paper:03bbd6b2425a7679 ; "
+        "kg:evidence paper:03bbd6b2425a7679\\/span\\/224-600 ."
+    ),
+}
+
+
+@pytest.mark.parametrize("added", BREAKS.values(), ids=BREAKS.keys())
+def test_the_shapes_catch_what_the_model_rules_out(built, tmp_path, added):
+    ttl = (built / "kg.ttl").read_text(encoding="utf-8")
+    assert "paper:03bbd6b2425a7679\\/span\\/224-600" in ttl
+    (tmp_path / "broken.ttl").write_text(ttl + "\n" + added + "\n", encoding="utf-8")
+    conforms, text = _shacl_alone(tmp_path / "broken.ttl")
+    assert not conforms, added

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__, teardown
+from kg import teardown
 from kg.builder.blocks import BlockMemo, Layout, write_jsonl
 from kg.builder.cache import ExtractionCache, default_cache_dir
 from kg.builder.engines import auto_workers, run_extraction, warm_workers
@@ -374,7 +374,6 @@ def _write_exports(
                 writer,
                 blocks,
                 EXTRACTOR_VERSION,
-                __version__,
                 _copies(rdf_formats),
                 EVERY_COPY_UP_TO,
             )

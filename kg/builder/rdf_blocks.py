@@ -39,7 +39,6 @@ def write_rdf(
     writer: ExportWriter,
     blocks: BlockMemo,
     extractor: str,
-    version: str,
     copies: Callable[[bool], frozenset[str]],
     small_up_to: int,
 ) -> Rdf:
@@ -87,7 +86,8 @@ def write_rdf(
             blocks.remember(keys[paper], {N_TRIPLES.file: span}, n, types)
         else:
             blocks.shared = span
-    void = void_description(counts, version).serialize(format="turtle")
+    authors = any(p.authors for p in kg.papers)
+    void = void_description(counts, extractor, authors).serialize(format="turtle")
     writer.write(VOID, void)
     blocks.reused = len(reuse)
     log.info("RDF: %d of %d paper blocks as the last build wrote them", len(reuse), len(keys))

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from rdflib import RDF, RDFS, XSD, Literal, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib.namespace import DC, DCTERMS
 
 from kg.links import Links
 from kg.model import Assertion, Mention, Paper, RelationType, Sentence
@@ -62,8 +62,8 @@ def _metadata(graph: Triples, node: URIRef, p: Paper) -> None:
     """Title, authors, links and identifiers a structured input gave."""
     if p.title:
         graph.add((node, DCTERMS.title, Literal(p.title)))
-    for author in p.authors:
-        graph.add((node, DCTERMS.creator, Literal(author)))
+    for author in p.authors:  # a name, not an agent: DCMI's dc:creator, not dcterms:creator
+        graph.add((node, DC.creator, Literal(author)))
     if p.url and (url := http_iri(p.url)) is not None:
         graph.add((node, SCHEMA.url, url))
     if p.arxiv_id:

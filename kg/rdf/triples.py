@@ -41,6 +41,13 @@ class Counts:
         families above them are not), as many as the build summary and GraphML count."""
         return self.classes[_ENTITY_CLASS]
 
+    @property
+    def subjects(self) -> int:
+        """The subjects: every one is typed, once, but an entity twice (`a kg:Entity,
+        kg:Method`), so the typed subjects less the entities (tests/test_interop.py checks
+        this against a count of the distinct subjects)."""
+        return sum(self.classes.values()) - self.entities
+
     def add(self, triples: int, classes: Mapping[str, int]) -> None:
         """Count a block that is not among the triples held (one a rebuild copies)."""
         self.triples += triples
