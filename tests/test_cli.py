@@ -438,3 +438,14 @@ def test_every_reader_works_from_the_lean_exports(runner, built, lean, command):
     alone = runner.invoke(main, [*command, str(lean)])
     assert every.exit_code == alone.exit_code == 0, alone.output
     assert alone.stdout.replace(str(lean), "") == every.stdout.replace(str(built), "")
+
+
+def test_build_with_no_inputs_outside_the_repository_says_what_to_give(
+    runner, tmp_path, monkeypatch
+):
+    """`kg build` from another directory said only "seeds: no such file or directory"."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["build", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "seeds: no such folder, and no INPUTS given" in result.stderr
+    assert "kg build papers.jsonl" in result.stderr and not (tmp_path / "out").exists()

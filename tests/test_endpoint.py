@@ -43,6 +43,9 @@ def test_serve_answers_sparql_over_http_read_only(oxigraph, built):
             "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }",
         )
         assert result["results"]["bindings"][0]["n"]["value"] == str(SEED_PAPERS)
+        # kg's prefixes are declared, as `kg query` declares them
+        bare = sparql_select(server.query_url, "SELECT (COUNT(?p) AS ?n) { ?p a kg:Paper }")
+        assert bare["results"]["bindings"][0]["n"]["value"] == str(SEED_PAPERS)
         with pytest.raises(KgError, match="HTTP"):  # read-only: uploads are refused
             push(built, server.store_url, "https://example.org/g")
     finally:

@@ -406,3 +406,29 @@ def test_rdflib_rows_are_sorted_unless_the_query_orders_them(q):
 
     assert check_query(q).ordered is False
     assert check_query(q + " ORDER BY ?s").ordered is True
+
+
+def test_a_default_the_graph_lacks_says_to_give_a_value(runner, tmp_path):
+    """The defaults --list shows (benchmark=MATH500, method=CFT, family=Qwen) name entities
+    of the seeds' graph: on another graph `kg query leaderboard` said "--param
+    benchmark=MATH500: no entity has that name" of a --param the user never gave (a
+    newcomer's review, 2026-12-07)."""
+    from kg.builder.pipeline import build
+
+    path = tmp_path / "mine.jsonl"
+    path.write_text(
+        json.dumps({"abstract": "We propose FooNet, evaluated on ImageNet and CIFAR-10."}) + "\n"
+    )
+    build([path], tmp_path / "out", views="none", cache=False)
+    result = runner.invoke(main, ["query", "leaderboard", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "benchmark=MATH500, the query's default" in result.stderr
+    assert "give one with --param benchmark=NAME" in result.stderr
+    given = runner.invoke(
+        main, ["query", "leaderboard", str(tmp_path / "out"), "-p", "benchmark=X"]
+    )
+    assert given.exit_code == 2 and "--param benchmark=X: no entity has that name" in given.stderr
+    ok = runner.invoke(
+        main, ["query", "leaderboard", str(tmp_path / "out"), "-p", "benchmark=ImageNet"]
+    )
+    assert ok.exit_code == 0, ok.output

@@ -148,3 +148,46 @@ def test_an_update_sent_where_queries_go_is_told_where_it_goes():
     with pytest.raises(RefusedError, match="an update goes to /update") as caught:
         check_sparql(Relayed("query", "/query"), FORM, form, SETTINGS)
     assert caught.value.status == 400
+
+
+def test_kgs_prefixes_are_declared_as_kg_query_declares_them():
+    """A query copied from `kg query` ("?b a kg:Benchmark") failed at `kg serve` with
+    Oxigraph's "Prefix not found" (a newcomer's review, 2026-12-07)."""
+    kg = "PREFIX kg: <https://w3id.org/kg-ml/ontology#> "
+    text = "SELECT ?b WHERE { ?b a kg:Benchmark }"
+    get = check_sparql(
+        Relayed("query", "/query?query=" + urllib.parse.quote(text)), None, b"", SETTINGS
+    )
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(get.target).query) == {"query": [kg + text]}
+    form = check_sparql(
+        Relayed("query", "/query"),
+        FORM,
+        b"query=" + urllib.parse.quote_plus(text).encode(),
+        SETTINGS,
+    )
+    assert urllib.parse.parse_qs(form.body.decode("ascii")) == {"query": [kg + text]}
+    raw = check_sparql(
+        Relayed("query", "/query"), "application/sparql-query", text.encode(), SETTINGS
+    )
+    assert raw.body == (kg + text).encode()
+    # an update too; a prefix the text declares, or does not use, is left alone
+    update = "INSERT DATA { entity:x a kg:Method }"
+    body = check_sparql(
+        Relayed("update", "/update"), "application/sparql-update", update.encode(), SETTINGS
+    ).body
+    assert body is not None and body.decode().endswith(update)
+    assert body.decode().count("PREFIX") == 2
+    own = "PREFIX kg: <http://example.org/> SELECT * { ?s a kg:X }"
+    assert (
+        check_sparql(
+            Relayed("query", "/query"), "application/sparql-query", own.encode(), SETTINGS
+        ).body
+        == own.encode()
+    )
+    iri = "SELECT * { ?s <https://schema.org/url> ?u }"
+    assert (
+        check_sparql(
+            Relayed("query", "/query"), "application/sparql-query", iri.encode(), SETTINGS
+        ).body
+        == iri.encode()
+    )

@@ -152,7 +152,15 @@ def build(
       kg build icml2024.csv --rdf turtle,nt
     """
     from kg.builder.pipeline import build as run_build
+    from kg.errors import InputError
     from kg.processes import terminated_as_interrupt
+
+    if not inputs and not Path("seeds").exists():  # outside the repository
+        raise InputError(
+            Path("seeds"),
+            "no such folder, and no INPUTS given: give files or folders of abstracts "
+            "(kg build papers.jsonl; seeds/ is the repository's example)",
+        )
 
     # SIGTERM and SIGHUP as Ctrl-C: the temporaries go (exports' and the query store's)
     with terminated_as_interrupt(), _Progress(show=not quiet and sys.stderr.isatty()) as progress:

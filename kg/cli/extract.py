@@ -24,8 +24,8 @@ def extract(inputs: tuple[Path, ...], fmt: str | None, strict: bool) -> None:
     \b
     Examples:
       kg extract seeds/004_b354a604767238da.txt > predicted.jsonl
-      kg extract ../shared/gold/dev.jsonl > predicted.jsonl
-      python ../shared/gold/score.py ../shared/gold/dev.jsonl predicted.jsonl
+      kg extract tests/data/dev.jsonl > predicted.jsonl   (a gold file, in a clone)
+      kg eval tests/data/dev.jsonl predicted.jsonl
     """
     from kg.export.extractions import extractions_jsonl
     from kg.extract import extract as run_extract
@@ -52,8 +52,8 @@ def evaluate(gold: Path, predicted: Path | None, verbose: bool, as_json: bool) -
 
     \b
     Examples:
-      kg eval ../shared/gold/dev.jsonl exports/extractions.jsonl --verbose
-      kg eval ../shared/gold/gsap_abstracts.jsonl
+      kg eval tests/data/dev.jsonl exports/extractions.jsonl --verbose
+      kg eval tests/data/dev.jsonl        (tests/data/: gold files, in a clone)
     """
     import json
 

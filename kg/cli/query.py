@@ -57,10 +57,12 @@ def query(
 ) -> None:
     """Run a SPARQL QUERY over the exports (default: exports/).
 
-    QUERY is the name of a bundled query (see --list), a .rq file or a query string. PATHS
-    are Turtle, N-Triples or JSON-LD files or directories. The prefixes kg, entity, paper,
-    skos, rdfs, dcterms, prov, oa, ... are declared for you. An ASK query prints yes or no
-    and exits 0 or 1; CONSTRUCT and DESCRIBE print Turtle. A query that runs past --timeout
+    QUERY is the name of a bundled query (see --list: `[benchmark=MATH500]` is a parameter
+    and its default, an entity of the seeds' graph; `paper!` one you must give), a .rq file
+    or a query string. PATHS are Turtle, N-Triples or JSON-LD files or directories. The
+    prefixes kg, entity, paper, skos, rdfs, dcterms, prov, oa, ... are declared for you (by
+    `kg serve` too). An ASK query prints yes or no and exits 0 or 1; CONSTRUCT and
+    DESCRIBE print Turtle. A query that runs past --timeout
     is stopped (exit 2).
 
     \b
@@ -80,8 +82,16 @@ def query(
     if query is None:
         raise QueryError("give a QUERY (a bundled name, a .rq file or a string) or --list")
     text, values = prepare_query(query, params)
+    given = {pair.partition("=")[0].strip() for pair in params}
     targets = list(paths) or [Path("exports")]
-    answer = answer_query(text, targets, engine=engine, values=values, timeout=timeout or None)
+    answer = answer_query(
+        text,
+        targets,
+        engine=engine,
+        values=values,
+        timeout=timeout or None,
+        defaulted=frozenset(values) - given,
+    )
     click.echo(format_answer(answer, fmt), nl=False)
     if answer.boolean is False:
         sys.exit(1)

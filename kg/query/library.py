@@ -184,9 +184,15 @@ def entity_named(name: str, paths: Sequence[Path], engine: str, store: object | 
 
 
 def resolve(
-    values: Mapping[str, str], paths: Sequence[Path], engine: str, store: object | None
+    values: Mapping[str, str],
+    paths: Sequence[Path],
+    engine: str,
+    store: object | None,
+    defaulted: frozenset[str] = frozenset(),
 ) -> dict[str, Term]:
-    """Turn parameter values into RDF terms: names of entities into their IRIs."""
+    """Turn parameter values into RDF terms: names of entities into their IRIs.
+    `defaulted` names the parameters left at the query's default, which names an entity of
+    the seeds' graph: another graph may have none of that name."""
     out: dict[str, Term] = {}
     for name, value in values.items():
         prefix, _, local = value.partition(":")
@@ -204,6 +210,12 @@ def resolve(
             out[name] = Term("uri", PREFIXES[prefix] + local)
         else:
             entity = entity_named(value, paths, engine, store)
+            if entity is None and name in defaulted:
+                raise QueryError(
+                    f"{name}={value}, the query's default (an example from the seeds), names "
+                    f"no entity of this graph: give one with --param {name}=NAME "
+                    "(`kg stats` lists the most used names)"
+                )
             if entity is None:
                 raise QueryError(
                     f"--param {name}={value}: no entity has that name "
@@ -220,8 +232,10 @@ def answer_query(
     engine: str = "oxigraph",
     values: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    defaulted: frozenset[str] = frozenset(),
 ) -> Answer:
-    """Load the graph, bind `values` (see `resolve`) and run the query, in a child process
+    """Load the graph, bind `values` (see `resolve`; `defaulted`: those left at the query's
+    defaults) and run the query, in a child process
     killed once the query has run `timeout` seconds (None: no limit; loading is not
     counted). Neither engine can stop a query midway; killing its process can.
 
@@ -234,7 +248,7 @@ def answer_query(
         return load_graph(paths) if engine == "rdflib" else load_store(paths)
 
     def task(store: object) -> Answer:
-        bindings = resolve(values or {}, paths, engine, store)
+        bindings = resolve(values or {}, paths, engine, store, defaulted)
         return run_query(text, paths, engine=engine, bindings=bindings, store=store)
 
     try:

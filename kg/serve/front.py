@@ -23,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from kg.serve.host_origin import Site
 from kg.serve.pool import Pool, Worker
+from kg.serve.prefixes import declare_prefixes
 from kg.serve.remote_clauses import parsed_remote_clauses, scan
 
 log = logging.getLogger(__name__)
@@ -128,7 +129,8 @@ def check_sparql(
     request: Relayed, content_type: str | None, body: bytes, settings: Settings
 ) -> Relayed:
     """A query or update checked for clauses that fetch URLs, rebuilt from what was checked
-    (so that Oxigraph reads exactly that text).
+    (so that Oxigraph reads exactly that text), with kg's prefixes that it uses declared
+    (`kg.serve.prefixes`).
 
     Raises:
         RefusedError: the request holds `SERVICE` or `LOAD` (and they are not allowed), or its
@@ -186,6 +188,13 @@ def check_sparql(
                 f"{' and '.join(found)} would make this server fetch other URLs: refused "
                 "(kg serve --allow-remote permits it)",
             )
+    # kg's prefixes declared, as `kg query` declares them (the text was checked without)
+    url_pairs = [(k, declare_prefixes(v) if k == name and v else v) for k, v in url_pairs]
+    if forward_type == _FORM:
+        body_pairs = [(k, declare_prefixes(v) if k == name and v else v) for k, v in body_pairs]
+        forward_body = _encode(body_pairs).encode("ascii")
+    elif forward_body is not None:
+        forward_body = declare_prefixes(forward_body.decode("utf-8")).encode("utf-8")
     target = parts.path + (f"?{_encode(url_pairs)}" if url_pairs else "")
     return Relayed(request.kind, target, forward_type, forward_body)
 
