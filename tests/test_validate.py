@@ -169,14 +169,14 @@ BREAKS = {
         "rdf:predicate kg:proposes ; rdf:object entity:qwen3 ; "
         "prov:wasAttributedTo agent:kg-extractor-0.1.0 ; "
         "prov:wasDerivedFrom paper:03bbd6b2425a7679 ; "
-        "kg:evidence paper:03bbd6b2425a7679\\/span\\/224-600 ."
+        "kg:evidence paper:03bbd6b2425a7679\\/span\\/405-600 ."
     ),
     "a paper uses, as an assertion": (
         "assertion:zz a kg:Assertion ; rdf:subject paper:03bbd6b2425a7679 ; "
         "rdf:predicate kg:uses ; rdf:object entity:math500 ; "
         "prov:wasAttributedTo agent:kg-extractor-0.1.0 ; "
         "prov:wasDerivedFrom paper:03bbd6b2425a7679 ; "
-        "kg:evidence paper:03bbd6b2425a7679\\/span\\/224-600 ."
+        "kg:evidence paper:03bbd6b2425a7679\\/span\\/405-600 ."
     ),
 }
 
@@ -184,7 +184,7 @@ BREAKS = {
 @pytest.mark.parametrize("added", BREAKS.values(), ids=BREAKS.keys())
 def test_the_shapes_catch_what_the_model_rules_out(built, tmp_path, added):
     ttl = (built / "kg.ttl").read_text(encoding="utf-8")
-    assert "paper:03bbd6b2425a7679\\/span\\/224-600" in ttl
+    assert "paper:03bbd6b2425a7679\\/span\\/405-600" in ttl
     (tmp_path / "broken.ttl").write_text(ttl + "\n" + added + "\n", encoding="utf-8")
     conforms, text = _shacl_alone(tmp_path / "broken.ttl")
     assert not conforms, added

@@ -54,6 +54,9 @@ def customize_tokenizer(nlp: Language) -> None:
         r"\*+",
         r"---+",
         r"(?<=[A-Z0-9])\.",
+        # a sentence's period after a symbol: "speeds up by 2.5×. We", "in L∞. Then" (TeX's
+        # `$128\times$.`); spaCy's rules split it after letters, digits and brackets only
+        r"(?<=[^\w\s.])\.",
         r"(?<=[0-9])%",
         *(rule for rule in defaults.suffixes or () if "km|km²" not in str(rule)),
     ]
