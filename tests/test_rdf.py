@@ -146,7 +146,10 @@ def test_void_describes_the_export(built):
     ns = URIRef("http://rdfs.org/ns/void#")
     (triples,) = void.objects(None, URIRef(f"{ns}triples"))
     assert int(triples) == len(graph)
-    assert list(void.objects(None, URIRef("http://purl.org/dc/terms/license")))
+    # no licence is claimed over abstracts that are their authors': a statement of rights
+    assert not list(void.objects(None, URIRef("http://purl.org/dc/terms/license")))
+    (rights,) = void.objects(None, URIRef("http://purl.org/dc/terms/rights"))
+    assert "their authors'" in str(rights)
     # the creator is an agent (DCMI: dcterms:creator's range), the one assertions name
     (creator,) = void.objects(None, URIRef("http://purl.org/dc/terms/creator"))
     assert isinstance(creator, URIRef)

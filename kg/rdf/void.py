@@ -15,6 +15,14 @@ from kg.rdf.triples import Counts, new_graph
 VOCABULARIES = (str(KG._NS), str(DCTERMS), str(SKOS), str(PROV), str(OA._NS), str(SCHEMA._NS))
 
 
+#: what may be done with an export: the abstracts' rights stay with their authors
+RIGHTS = (
+    "The abstracts, quoted whole with their titles and authors, remain their authors' and "
+    "publishers' works, under the terms they were published with; what kg adds (entities, "
+    "relations, results, mentions) is derived from them."
+)
+
+
 def void_description(counts: Counts, extractor: str, authors: bool = False) -> Graph:
     """A VoID description of the export: size, classes, vocabularies (`authors`: with
     DCMI's elements), licence and the extractor that wrote it (the agent its assertions
@@ -26,7 +34,9 @@ def void_description(counts: Counts, extractor: str, authors: bool = False) -> G
     void = new_graph()
     void.add((DATASET, RDF.type, VOID.Dataset))
     void.add((DATASET, DCTERMS.title, Literal("kg knowledge graph of ML papers")))
-    void.add((DATASET, DCTERMS.license, URIRef("https://opensource.org/licenses/MIT")))
+    # the abstracts are quoted as they are, and are their authors': no licence is kg's to
+    # give them (ontology/kg.ttl, kg's own work, is MIT)
+    void.add((DATASET, DCTERMS.rights, Literal(RIGHTS)))
     void.add((DATASET, DCTERMS.creator, URIRef(agent_nt(extractor)[1:-1])))
     for vocabulary in sorted((*VOCABULARIES, str(DC)) if authors else VOCABULARIES):
         void.add((DATASET, VOID.vocabulary, URIRef(vocabulary)))
