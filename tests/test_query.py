@@ -432,3 +432,17 @@ def test_a_default_the_graph_lacks_says_to_give_a_value(runner, tmp_path):
         main, ["query", "leaderboard", str(tmp_path / "out"), "-p", "benchmark=ImageNet"]
     )
     assert ok.exit_code == 0, ok.output
+
+
+def test_a_table_says_when_it_cut_a_cell_and_how_to_see_it_whole():
+    from kg.query.answers import format_answer
+    from kg.query.sparql import Answer, Term
+
+    def table(value: str) -> str:
+        return format_answer(Answer(("x",), ((Term("literal", value),),)), "table")
+
+    assert table("short").endswith("(1 row)\n")
+    cut = table("word " * 30)
+    assert "…" in cut and cut.endswith(
+        "(1 row; cells cut at 80 characters: -f tsv or -f json prints them whole)\n"
+    )

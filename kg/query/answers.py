@@ -72,16 +72,23 @@ def _json_term(term: Term) -> dict:
     return out
 
 
+#: the widest cell of a table; a longer value is cut, with "…"
+_CELL = 80
+
+
 def _table(columns: Sequence[str], rows: list[list[str]]) -> str:
     cells = [[c.replace("\n", " ") for c in row] for row in rows]
-    widths = [max([len(c), *(min(len(r[i]), 80) for r in cells)]) for i, c in enumerate(columns)]
+    widths = [max([len(c), *(min(len(r[i]), _CELL) for r in cells)]) for i, c in enumerate(columns)]
 
     def line(values: Sequence[str]) -> str:
         return "  ".join(
-            (v if len(v) <= 80 else v[:79] + "…").ljust(w)
+            (v if len(v) <= _CELL else v[: _CELL - 1] + "…").ljust(w)
             for v, w in zip(values, widths, strict=True)
         ).rstrip()
 
     out = [line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)]
-    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    counted = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
+    if any(len(v) > _CELL for r in cells for v in r):  # say how to see what the "…" hides
+        counted += f"; cells cut at {_CELL} characters: -f tsv or -f json prints them whole"
+    out.append(f"({counted})")
     return "\n".join(out) + "\n"
