@@ -59,6 +59,21 @@ def test_figures_agree_with_score_py(built, gsap_predicted, train_predicted, whi
     assert ("result" in ours) == (which != "gsap")
 
 
+def test_the_printed_figures_are_score_py_s_to_the_digit(train_predicted):
+    """`kg eval` printed 0.982 where score.py printed 0.983 (Model F1 on train): score.py
+    rounds to four places before it prints three (a review, 2026-12-07)."""
+    from kg.evaluate.score import format_report
+
+    done = subprocess.run(
+        [sys.executable, str(DATA / "score.py"), str(TRAIN), str(train_predicted)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    ours = format_report(evaluate(load_jsonl(TRAIN), load_jsonl(train_predicted)))
+    assert ours == done.stdout
+
+
 def test_results_and_gold_form_relations_are_scored(tmp_path):
     gold = [r for r in load_jsonl(TRAIN) if r.get("results")][:1]
     as_gold = [{**gold[0], "relations": gold[0]["relations"]}]  # lists, as the gold writes

@@ -420,8 +420,12 @@ def test_a_record_of_score_py_s_format_is_read_by_its_text(tmp_path):
     assert paper_from_record(both, source=source, line=1, index=1, strict=True).text == (
         "We propose BarNet."
     )
-    empty = {"abstract": "", "text": text}
-    assert paper_from_record(empty, source=source, line=1, index=1, strict=True).text == text
+    for nothing in ("", "   ", "N/A", None):
+        empty = {"abstract": nothing, "text": text}
+        assert paper_from_record(empty, source=source, line=1, index=1, strict=True).text == text
+    # with no text beside it, a placeholder is still no abstract
+    with pytest.raises(InputError, match="has no abstract"):
+        paper_from_record({"abstract": "N/A"}, source=source, line=1, index=1, strict=True)
     # as an abstract, the text has the abstract's size limit, not a title's
     from kg.ingest.limits import MAX_FIELD_BYTES
 

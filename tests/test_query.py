@@ -422,7 +422,7 @@ def test_a_default_the_graph_lacks_says_to_give_a_value(runner, tmp_path):
     build([path], tmp_path / "out", views="none", cache=False)
     result = runner.invoke(main, ["query", "leaderboard", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
-    assert "benchmark=MATH500, the query's default" in result.stderr
+    assert "benchmark=MATH500, the query's default, names no entity" in result.stderr
     assert "give one with --param benchmark=NAME" in result.stderr
     given = runner.invoke(
         main, ["query", "leaderboard", str(tmp_path / "out"), "-p", "benchmark=X"]

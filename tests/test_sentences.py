@@ -52,8 +52,11 @@ def test_every_listed_abbreviation_is_one_token(nlp):
         ("FooNet is 2.5× faster than BarNet by 3.1×. It wins.", None),
         ("The error bound holds in L∞. FooNet meets it.", None),
         ("The code is at https://foo.github.io/. FooNet is fast.", None),
+        # a variable ends a sentence: spaCy's "n." (a list's "a. … b. …") had held it
+        ("The bound has no polynomial dependence on n. Furthermore, it is tight.", None),
+        ("It needs a factor of d. We show FooNet avoids it.", None),
     ],
 )
-def test_a_period_after_a_symbol_ends_its_sentence(nlp, text, sentences):
+def test_a_period_after_a_symbol_or_a_variable_ends_its_sentence(nlp, text, sentences):
     got = [s.text for s in nlp(text).sents]
     assert len(got) == 2 and (sentences is None or got == sentences), got

@@ -15,6 +15,8 @@ from kg.extract.cues import load_cues
 #: a special case of spaCy's made only of punctuation and digits with a bracket, a colon
 #: or an equals sign in it: an emoticon (":)", "):", "(=", "8)", "<3")
 _EMOTICON = re.compile(r"(?=.*[()\[\]{}:;=<>|])[^A-Za-z\s]+")
+#: a special case of a lower-case letter and its period ("n.", "ü.")
+_LETTER_PERIOD = re.compile(r"[^\W\d_A-Z]\.")
 
 
 def customize_tokenizer(nlp: Language) -> None:
@@ -65,7 +67,13 @@ def customize_tokenizer(nlp: Language) -> None:
     # "Smith et al. (2020)", "w.r.t. the input": a period that ends no sentence stays in its word
     # spaCy's emoticons are no tokens of an abstract: "(GAES):" is "(", "GAES", ")", ":",
     # not "(", "GAES", "):"; "(= {x})" opens a parenthesis
-    rules = {k: v for k, v in (tokenizer.rules or {}).items() if not _EMOTICON.fullmatch(k)}
+    # a lower-case letter and a period ("n.", spaCy's exceptions for a list's "a. … b. …")
+    # is a variable ending a sentence in an abstract: "no polynomial dependence on n. Then"
+    rules = {
+        k: v
+        for k, v in (tokenizer.rules or {}).items()
+        if not _EMOTICON.fullmatch(k) and not _LETTER_PERIOD.fullmatch(k)
+    }
     for abbreviation in load_cues().dotted_abbreviations:
         rules[abbreviation] = [{ORTH: abbreviation}]
     nlp.tokenizer = Tokenizer(

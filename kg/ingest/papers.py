@@ -232,8 +232,9 @@ def paper_from_record(
     _drop_non_text(fields, source, line, strict)
     # the abstract as written (offsets point into it); line breaks inside a field become spaces
     raw = fields.get("abstract")
-    if raw is None or raw == "":  # else the field kg's and score.py's records have
-        raw = fields.get("text", raw)
+    # else the field kg's and score.py's records have, where the abstract says nothing
+    if raw is None or (isinstance(raw, str) and (not raw.strip() or is_placeholder(raw))):
+        raw = fields.get("text") or raw
     if raw is not None and not isinstance(raw, str):  # ["..."], 42: no text to read
         message = f"the abstract is {_kind(raw)}, not text"
         if strict:

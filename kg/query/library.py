@@ -191,8 +191,8 @@ def resolve(
     defaulted: frozenset[str] = frozenset(),
 ) -> dict[str, Term]:
     """Turn parameter values into RDF terms: names of entities into their IRIs.
-    `defaulted` names the parameters left at the query's default, which names an entity of
-    the seeds' graph: another graph may have none of that name."""
+    `defaulted` names the parameters left at the query's default (a bundled query's names
+    an entity of the seeds' graph): another graph may have none of that name."""
     out: dict[str, Term] = {}
     for name, value in values.items():
         prefix, _, local = value.partition(":")
@@ -212,9 +212,8 @@ def resolve(
             entity = entity_named(value, paths, engine, store)
             if entity is None and name in defaulted:
                 raise QueryError(
-                    f"{name}={value}, the query's default (an example from the seeds), names "
-                    f"no entity of this graph: give one with --param {name}=NAME "
-                    "(`kg stats` lists the most used names)"
+                    f"{name}={value}, the query's default, names no entity of this graph: "
+                    f"give one with --param {name}=NAME (`kg stats` lists the most used names)"
                 )
             if entity is None:
                 raise QueryError(
