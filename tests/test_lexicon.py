@@ -188,3 +188,20 @@ def test_methods_in_lower_case_are_no_lexicon_match(nlp):
     label = methods[0]
     doc = nlp(f"We use {label.lower()} here.")
     assert not any(s.text == label.lower() for s in doc.spans[LEXICON])
+
+
+def test_the_lexicon_alone_is_a_skos_scheme_of_concepts():
+    """A SKOS tool reading lexicon.ttl alone found no concept: each was only `a kg:Model`
+    (a skos:Concept through ontology/kg.ttl) and in no scheme (a review, 2026-12-07)."""
+    from rdflib import Graph, URIRef
+    from rdflib.namespace import RDF, SKOS
+
+    from kg.resources import ontology_dir
+
+    graph = Graph().parse(ontology_dir() / "lexicon.ttl")
+    scheme = URIRef("https://w3id.org/kg-ml/id/lexicon")
+    assert (scheme, RDF.type, SKOS.ConceptScheme) in graph
+    labelled = set(graph.subjects(SKOS.prefLabel, None))
+    assert len(labelled) > 1000
+    assert labelled == set(graph.subjects(RDF.type, SKOS.Concept))
+    assert labelled == set(graph.subjects(SKOS.inScheme, scheme))
