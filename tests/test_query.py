@@ -78,7 +78,7 @@ def test_papers_on_math500_are_those_whose_abstracts_say_so(built, engines, reco
         )
     }
     assert found == evaluated == {r["paper"] for r in records if mentions(r, "MATH500")}
-    assert all("MATH" in r[1].value for r in rows)
+    assert all("MATH" in r[2].value for r in rows)
 
 
 def test_most_used_benchmarks_count_papers(built, engines, records):
@@ -446,3 +446,24 @@ def test_a_table_says_when_it_cut_a_cell_and_how_to_see_it_whole():
     assert "…" in cut and cut.endswith(
         "(1 row; cells cut at 80 characters: -f tsv or -f json prints them whole)\n"
     )
+
+
+def test_the_papers_a_query_lists_have_their_titles_or_openings(runner, tmp_path):
+    """Answers named papers by a hash alone, titles or not (a newcomer's review)."""
+    from kg.builder.pipeline import build
+
+    path = tmp_path / "mine.jsonl"
+    records = [
+        {"title": "FooNet at Scale", "abstract": "We propose FooNet, evaluated on ImageNet."},
+        {"abstract": "We propose BazNet, a vision model that outperforms ResNet-50 on ImageNet."},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    build([path], tmp_path / "out", views="none", cache=False)
+    args = ["query", "papers-on-benchmark", str(tmp_path / "out"), "-p", "benchmark=ImageNet"]
+    result = runner.invoke(main, [*args, "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    import csv
+    import io
+
+    titles = {row["title"] for row in csv.DictReader(io.StringIO(result.stdout))}
+    assert titles == {"FooNet at Scale", "We propose BazNet, a vision model that o…"}

@@ -215,7 +215,7 @@ def test_papers_using_a_qwen_model_with_evidence(built):
     family = {"family": Term("uri", "https://w3id.org/kg-ml/id/entity/qwen")}
     answer = run_query(query.text, [built], bindings=family)
     found = {row[0].value.rsplit("/", 1)[1] for row in answer.rows if row[0]}
-    assert all(row[2] and "Qwen" in row[2].value for row in answer.rows)
+    assert all(row[3] and "Qwen" in row[3].value for row in answer.rows)
     expected = set()
     for line in (built / "extractions.jsonl").open():
         record = json.loads(line)
