@@ -101,6 +101,22 @@ def test_filters_hide_a_type(browser, built):
     assert view.clean()
 
 
+def test_the_overviews_filters_hide_every_type_its_lists_share_a_name_with(browser, built):
+    """Unticking Method or Benchmark on the overview hid nothing: the lists' tables carry the
+    same data-type, and their (undefined) `checked` overwrote the box's (an HTML review,
+    2026-12-07)."""
+    view = View(browser, built / "index.html")
+    for kind in ("Method", "Benchmark"):
+        assert view.page.locator(f"table[data-type={kind}]").count() == 1  # the clash
+        view.page.uncheck(f"input[data-type={kind}]")
+        of_kind = view.page.evaluate(f"nodes.get({{filter: n => n.group === '{kind}'}}).length")
+        hidden = view.page.evaluate(
+            f"nodes.get({{filter: n => n.group === '{kind}' && n.hidden}}).length"
+        )
+        assert hidden == of_kind > 0, kind
+    assert view.clean()
+
+
 def one_of_each_view(built):
     """A page of every kind: the overview, a paper, an entity, a leaderboard."""
     return {

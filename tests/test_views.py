@@ -350,3 +350,53 @@ def test_the_overview_tells_each_node_its_community(built):
     groups = {n["community"] for n in nodes if "community" in n}
     assert f"fold its {len(groups)} communities" in page and len(groups) >= 2
     assert groups == set(range(len(groups)))
+
+
+def test_the_overviews_title_names_a_few_venues_or_counts_many(tmp_path):
+    """A dump of 33 venue-years made a title of three lines; a file of one ICML 2024 record
+    and two without venue was titled "ICML 2024 (3 papers)" (an HTML review, 2026-12-07)."""
+    from kg.builder.pipeline import _title
+    from kg.model import KnowledgeGraph, Paper
+
+    def graph(*venues: tuple[str, int] | None) -> KnowledgeGraph:
+        papers = [
+            Paper(
+                id=f"p{i}",
+                text=f"Abstract {i}.",
+                source="x",
+                line=i,
+                index=i,
+                venue=v[0] if v else None,
+                year=v[1] if v else None,
+            )
+            for i, v in enumerate(venues, 1)
+        ]
+        return KnowledgeGraph(papers=papers, entities=[], assertions=[])
+
+    assert _title(graph(("ICML", 2026), ("ICML", 2026))) == "kg: ICML 2026 (2 papers)"
+    assert _title(graph(("ICML", 2024), None, None)) == "kg: ICML 2024 and others (3 papers)"
+    assert _title(graph(None)) == "kg: knowledge graph (1 paper)"
+    many = graph(*[(venue, year) for venue in ("ACL", "ICML") for year in (2019, 2020, 2021)])
+    assert _title(many) == "kg: 6 venues and years, 2019–2021 (6 papers)"
+
+
+@pytest.mark.parametrize("top", [0.15, 0.013, 0.6, 1.0, 0.004, 0.37])
+def test_a_trend_charts_gridlines_are_at_the_shares_they_name(top):
+    """A top share of 15% drew lines at 3.75% labelled "4%" (an HTML review, 2026-12-07)."""
+    from kg.export.views.trends import Chart, Line, svg
+
+    counts = (0, round(top * 1000))
+    line = Line(name="FooNet", url=None, colour="#000", counts=counts, total=sum(counts))
+    chart = Chart(kind="Model", years=(2020, 2021), papers=(1000, 1000), lines=(line,))
+    html = svg(chart)
+    rows = re.findall(
+        r'<line x1="\d+" x2="\d+" y1="([\d.]+)" y2="[\d.]+" stroke="#e4e4e4"/>'
+        r"<text[^>]*>([\d.]+)%</text>",
+        html,
+    )
+    assert len(rows) == 5
+    (zero_y, _), (one_y, first) = rows[0], rows[1]
+    per_step = float(zero_y) - float(one_y)
+    for y, label in rows:  # each label is the share its line stands at, to the label's digits
+        assert float(label) == pytest.approx(float(first) * (float(zero_y) - float(y)) / per_step)
+    assert top * 100 - 1e-9 <= float(rows[-1][1]) < top * 100 * 2.6

@@ -80,8 +80,8 @@ function kgViews() {
     var again = folded.length > 0;
     unfold();
     var types = {}, relations = {};
-    document.querySelectorAll("[data-type]").forEach(function (box) { types[box.dataset.type] = box.checked; });
-    document.querySelectorAll("[data-relation]").forEach(function (box) { relations[box.dataset.relation] = box.checked; });
+    document.querySelectorAll(".filters input[data-type]").forEach(function (box) { types[box.dataset.type] = box.checked; });
+    document.querySelectorAll(".filters input[data-relation]").forEach(function (box) { relations[box.dataset.relation] = box.checked; });
     nodes.update(nodes.get().map(function (n) { return {id: n.id, hidden: types[n.group] === false}; }));
     edges.update(edges.get().map(function (e) { return {id: e.id, hidden: relations[e.relation] === false}; }));
     if (again) fold();

@@ -324,9 +324,24 @@ def _memos(out: Path, cache_dir: Path | None, cache: bool) -> tuple[PageMemo, Bl
 
 
 def _title(kg: KnowledgeGraph) -> str:
-    """The views' title: the venues read and how many papers."""
-    venues = sorted({f"{p.venue} {p.year}" for p in kg.papers if p.venue and p.year})
-    return f"kg: {', '.join(venues) or 'knowledge graph'} ({len(kg.papers)} papers)"
+    """The views' title: the venues read (up to `TITLE_VENUES` of them, else how many and
+    their years: a dump of 33 venue-years made a title of three lines), "and others" where
+    some papers have none, and how many papers."""
+    dated = [p for p in kg.papers if p.venue and p.year]
+    venues = sorted({f"{p.venue} {p.year}" for p in dated})
+    if len(venues) > TITLE_VENUES:
+        years = sorted({p.year for p in dated if p.year is not None})
+        named = f"{len(venues)} venues and years, {years[0]}–{years[-1]}"
+    else:
+        named = ", ".join(venues) or "knowledge graph"
+    if venues and len(dated) < len(kg.papers):
+        named += " and others"
+    n = len(kg.papers)
+    return f"kg: {named} ({n} paper{'' if n == 1 else 's'})"
+
+
+#: the most venues (and years) the views' title names one by one
+TITLE_VENUES = 3
 
 
 #: the last stage: waiting for the exports written by other processes

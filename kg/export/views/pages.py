@@ -15,7 +15,7 @@ from kg import bidi
 from kg import graph_schema as schema
 from kg.digest import digest
 from kg.export.views.abstract import LinksOf, Marked, meta_line
-from kg.export.views.data import PROPOSES, options, page_of, proposals
+from kg.export.views.data import PROPOSES, SHAPES, options, page_of, proposals
 from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
 from kg.export.views.neighbours import Neighbours
@@ -219,6 +219,10 @@ def templates() -> Environment:
     )
 
 
+#: the types drawn as squares (papers), whose mark in the legend is square too
+_SQUARES = frozenset(kind for kind, shape in SHAPES.items() if shape == "square")
+
+
 @cache
 def _options(spread: bool) -> tuple[dict, Markup]:
     """The vis-network options and their JSON, encoded once a build (not on every page)."""
@@ -256,6 +260,7 @@ def _page(
             note=note,
             content=content,
             communities=communities,
+            squares=_SQUARES,
         )
     )
     # what the page shows is what the input says: no control reorders it (`kg.bidi`)

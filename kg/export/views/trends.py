@@ -4,6 +4,7 @@ script, nothing to fetch)."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from html import escape
@@ -87,6 +88,14 @@ def charts(graph: nx.MultiDiGraph) -> list[Chart]:
     return out
 
 
+def _grid_step(top: float) -> float:
+    """The gridlines' step: the least of 1, 2, 2.5 and 5 times a power of ten whose four
+    steps reach `top` (a top of 15% had lines at 3.75% labelled "4%")."""
+    raw = top / 4
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+
+
 def svg(chart: Chart) -> str:
     """The chart as an SVG element: a polyline per entity, a point per year with its
     figures as a tooltip, a percentage axis."""
@@ -94,9 +103,12 @@ def svg(chart: Chart) -> str:
         [c / n if n else 0.0 for c, n in zip(ln.counts, chart.papers, strict=True)]
         for ln in chart.lines
     ]
-    top = max(0.01, max(max(s) for s in share))
+    step = _grid_step(max(0.01, max(max(s) for s in share)))
+    top = 4 * step  # four gridlines above zero, each at a round share its label names
     first, span = chart.years[0], max(1, chart.years[-1] - chart.years[0])
-    axis = "{:.1%}" if top < 0.05 else "{:.0%}"
+    # as many decimals as the step needs: 5%, 2.5%, 0.25%
+    places = next(d for d in range(4) if abs(round(step * 100, d) - step * 100) < 1e-9)
+    axis = f"{{:.{places}%}}"
 
     def x(i: int) -> float:  # by the year, not its index: gaps between years show
         return LEFT + (WIDTH - LEFT - RIGHT) * (chart.years[i] - first) / span
@@ -109,7 +121,7 @@ def svg(chart: Chart) -> str:
         f'role="img" aria-label="{escape(chart.kind)} by year">'
     ]
     for k in range(5):
-        v = top * k / 4
+        v = step * k
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
             f'stroke="#e4e4e4"/><text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">'
