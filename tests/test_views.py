@@ -157,7 +157,7 @@ def leaderboard_tables(page) -> dict[str, list[tuple[str, float, str]]]:
         r'<table class="leaderboard" data-metric="([^"]*)"(.*?)</table>', html, re.S
     ):
         rows = re.findall(
-            r'<tr data-value="([^"]+)"><td>\d+</td><td>([^<]*)</td><td>[^<]*</td>'
+            r'<tr data-value="([^"]+)"><td>(?:\d+|–)</td><td>([^<]*)</td><td>[^<]*</td>'
             r'<td><a href="\.\./papers/(\w+)\.html">',
             body,
         )
@@ -400,3 +400,24 @@ def test_a_trend_charts_gridlines_are_at_the_shares_they_name(top):
     for y, label in rows:  # each label is the share its line stands at, to the label's digits
         assert float(label) == pytest.approx(float(first) * (float(zero_y) - float(y)) / per_step)
     assert top * 100 - 1e-9 <= float(rows[-1][1]) < top * 100 * 2.6
+
+
+def test_figures_of_no_metric_named_are_listed_not_ranked(tmp_path):
+    """An FID of 2.72 was ranked #8 among accuracies in "(no metric named)" (a review)."""
+    path = tmp_path / "boards.jsonl"
+    texts = [
+        "We propose FooNet, which achieves 81.2% accuracy on ImageNet.",
+        "We propose BarNet, which achieves 79.5% accuracy on ImageNet.",
+        "We propose BazNet, which reaches 2.72 on ImageNet.",
+        "We propose QuxNet, which reaches 60.1 on ImageNet.",
+    ]
+    path.write_text("".join(json.dumps({"abstract": t}) + "\n" for t in texts))
+    build([path], tmp_path / "out", cache=False)
+    html = (tmp_path / "out" / "leaderboards" / "imagenet.html").read_text(encoding="utf-8")
+    tables = dict(
+        re.findall(r'<table class="leaderboard" data-metric="([^"]*)"(.*?)</table>', html, re.S)
+    )
+    assert re.findall(r"<tr data-value=\"[^\"]+\"><td>(\d+)</td>", tables["accuracy"]) == ["1", "2"]
+    unnamed = tables["(no metric named)"]
+    assert re.findall(r"<tr data-value=\"[^\"]+\"><td>([^<]+)</td>", unnamed) == ["–", "–"]
+    assert "not ranked" in html

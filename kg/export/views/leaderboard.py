@@ -75,7 +75,9 @@ def leaderboard_view(benchmark: str, results: list[LinkedResult], site: Site) ->
             "direction": direction(metric),
             "rows": [
                 {
-                    "rank": i,
+                    # figures of no metric named may be of different measures (an FID
+                    # beside accuracies): listed, not ranked
+                    "rank": i if metric else "–",
                     "who": row.who,
                     "value": f"{row.value}{row.unit}",
                     "number": str(row.value),
@@ -90,12 +92,13 @@ def leaderboard_view(benchmark: str, results: list[LinkedResult], site: Site) ->
     drawn = {entity_node(benchmark)}
     for r in results[:BOARD_DRAWN]:  # a page's graph stays small, however long its table
         drawn |= {paper_node(r.paper), *([entity_node(r.subject)] if r.subject else [])}
-    figures = len(results)
+    figures, papers = len(results), len({r.paper for r in results})
     return View(
         site.signatures,
         tuple(sorted(n for n in drawn if n in graph)),
         f"Leaderboard: {name}",
-        f"{figures} figures reported on {name} in {len({r.paper for r in results})} papers",
+        f"{figures} figure{'' if figures == 1 else 's'} reported on {name} "
+        f"in {papers} paper{'' if papers == 1 else 's'}",
         sub=True,
         template="leaderboard.html",
         context={
