@@ -205,3 +205,8 @@ def test_the_lexicon_alone_is_a_skos_scheme_of_concepts():
     assert len(labelled) > 1000
     assert labelled == set(graph.subjects(RDF.type, SKOS.Concept))
     assert labelled == set(graph.subjects(SKOS.inScheme, scheme))
+    # and each is of one of kg's types, which kg reads (a concept of none is skipped)
+    kg = "https://w3id.org/kg-ml/ontology#"
+    for concept in labelled:
+        kinds = [t for t in graph.objects(concept, RDF.type) if str(t).startswith(kg)]
+        assert len(kinds) == 1, concept

@@ -324,17 +324,20 @@ def _memos(out: Path, cache_dir: Path | None, cache: bool) -> tuple[PageMemo, Bl
 
 
 def _title(kg: KnowledgeGraph) -> str:
-    """The views' title: the venues read (up to `TITLE_VENUES` of them, else how many and
-    their years: a dump of 33 venue-years made a title of three lines), "and others" where
-    some papers have none, and how many papers."""
-    dated = [p for p in kg.papers if p.venue and p.year]
-    venues = sorted({f"{p.venue} {p.year}" for p in dated})
+    """The views' title: the venues read, each with its year where it has one (up to
+    `TITLE_VENUES` of them, else how many venues and their years: a dump of 33 venue-years
+    made a title of three lines), "and others" where some papers have none, and how many
+    papers."""
+    placed = [p for p in kg.papers if p.venue]
+    venues = sorted({f"{p.venue} {p.year}" if p.year else str(p.venue) for p in placed})
     if len(venues) > TITLE_VENUES:
-        years = sorted({p.year for p in dated if p.year is not None})
-        named = f"{len(venues)} venues and years, {years[0]}–{years[-1]}"
+        names = len({p.venue for p in placed})
+        years = sorted({p.year for p in placed if p.year is not None})
+        span = f"{years[0]}–{years[-1]}" if len(years) > 1 else "".join(map(str, years))
+        named = f"{names} venue{'' if names == 1 else 's'}" + (f", {span}" if span else "")
     else:
         named = ", ".join(venues) or "knowledge graph"
-    if venues and len(dated) < len(kg.papers):
+    if venues and len(placed) < len(kg.papers):
         named += " and others"
     n = len(kg.papers)
     return f"kg: {named} ({n} paper{'' if n == 1 else 's'})"

@@ -109,6 +109,13 @@ def _title(graph: nx.MultiDiGraph, node: str, data: NodeData) -> str:
     return f"{data['type']}: {data['label']}\n{also}papers: {data['papers']}"
 
 
+def counted(n: int, noun: str) -> str:
+    """`n` and `noun`, in the plural but for one: "1 paper", "3 papers", "0 entities"."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
+
+
 def _clip(text: str, limit: int) -> str:
     """`text`, or its first `limit` characters to a word's end and an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"

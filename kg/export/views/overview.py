@@ -12,7 +12,7 @@ import networkx as nx
 
 from kg import graph_schema as schema
 from kg.export.views.communities import communities
-from kg.export.views.data import page_of, search_key
+from kg.export.views.data import counted, page_of, search_key
 from kg.export.views.leaderboard import board_page
 from kg.export.views.pages import Signatures, View
 from kg.graph import entity_node
@@ -98,7 +98,7 @@ def _co_mentions(graph: nx.MultiDiGraph, chosen: set[str]) -> tuple[tuple[str, s
                 "relation": "co-mentioned",
                 "paper": "",
                 "value": n,
-                "evidence": f"mentioned together in {n} papers",
+                "evidence": f"mentioned together in {counted(n, 'paper')}",
             },
         )
         for (a, b), n in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:OVERVIEW_TOP_EDGES]

@@ -15,7 +15,7 @@ from kg import bidi
 from kg import graph_schema as schema
 from kg.digest import digest
 from kg.export.views.abstract import LinksOf, Marked, meta_line
-from kg.export.views.data import PROPOSES, SHAPES, options, page_of, proposals
+from kg.export.views.data import PROPOSES, SHAPES, counted, options, page_of, proposals
 from kg.export.views.encode import Encoded, Encoder, tojson
 from kg.export.views.leaderboard import board_page, boards
 from kg.export.views.neighbours import Neighbours
@@ -313,11 +313,11 @@ def paper_view(ex: Extraction, site: Site, extractor: str) -> View:
         "results": ex.results,
     }
     drawn = (
-        f"{len(mine)} of its {len(every)} entities"
+        f"{len(mine)} of its {counted(len(every), 'entity')}"
         if mine != every
-        else f"its {len(mine)} entities"
+        else f"its {counted(len(mine), 'entity')}"
     )
-    note = f"this paper, {drawn} and {len(near)} papers that share them"
+    note = f"this paper, {drawn} and {counted(len(near), 'paper')} that share them"
     return View(
         site.signatures,
         tuple(sorted({me, *mine, *near})),
@@ -396,11 +396,11 @@ def entity_view(entity: Entity, site: Site) -> View:
         for r in site.results.get(entity.key, [])
     ]
     shown = (
-        f"{len(papers)} of {len(entity.papers)}"
+        f"{len(papers)} of {counted(len(entity.papers), 'paper')}"
         if len(papers) < len(entity.papers)
-        else f"all {len(papers)}"
+        else ("its one paper" if len(papers) == 1 else f"all {len(papers)} papers")
     )
-    note = f"{entity.type.value}: {shown} papers and {len(related)} related entities"
+    note = f"{entity.type.value}: {shown} and {counted(len(related), 'related entity')}"
     return View(
         site.signatures,
         tuple(sorted({me, *(paper_node(p) for p in papers), *related})),

@@ -13,7 +13,7 @@ import networkx as nx
 
 from kg import bidi
 from kg import graph_schema as schema
-from kg.export.views.data import page_of
+from kg.export.views.data import counted, page_of
 
 #: the entities charted per type, the most mentioned first
 TREND_LINES = 8
@@ -88,12 +88,17 @@ def charts(graph: nx.MultiDiGraph) -> list[Chart]:
     return out
 
 
-def _grid_step(top: float) -> float:
-    """The gridlines' step: the least of 1, 2, 2.5 and 5 times a power of ten whose four
-    steps reach `top` (a top of 15% had lines at 3.75% labelled "4%")."""
-    raw = top / 4
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+def _grid(top: float) -> tuple[float, int]:
+    """The gridlines' step and how many steps reach `top`: a step of 1, 2, 2.5 or 5 times a
+    power of ten, three to six of them, the axis ending as close above `top` as they allow
+    (a top of 15% had four lines at 3.75%, labelled "4%")."""
+    power = 10 ** math.floor(math.log10(top / 6))
+    steps = [m * power * 10**k for k in range(3) for m in (1, 2, 2.5, 5)]
+    fits = [
+        (step * n, n, step) for step in steps if 3 <= (n := math.ceil(top / step * (1 - 1e-9))) <= 6
+    ]
+    _, n, step = min(fits)
+    return step, n
 
 
 def svg(chart: Chart) -> str:
@@ -103,8 +108,8 @@ def svg(chart: Chart) -> str:
         [c / n if n else 0.0 for c, n in zip(ln.counts, chart.papers, strict=True)]
         for ln in chart.lines
     ]
-    step = _grid_step(max(0.01, max(max(s) for s in share)))
-    top = 4 * step  # four gridlines above zero, each at a round share its label names
+    step, steps = _grid(max(0.01, max(max(s) for s in share)))
+    top = steps * step  # gridlines above zero, each at a round share its label names
     first, span = chart.years[0], max(1, chart.years[-1] - chart.years[0])
     # as many decimals as the step needs: 5%, 2.5%, 0.25%
     places = next(d for d in range(4) if abs(round(step * 100, d) - step * 100) < 1e-9)
@@ -120,7 +125,7 @@ def svg(chart: Chart) -> str:
         f'<svg class="trend" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
         f'role="img" aria-label="{escape(chart.kind)} by year">'
     ]
-    for k in range(5):
+    for k in range(steps + 1):
         v = step * k
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
@@ -139,7 +144,8 @@ def svg(chart: Chart) -> str:
             f'<polyline fill="none" stroke="{line.colour}" stroke-width="2" points="{points}"/>'
         )
         for i, (v, c) in enumerate(zip(values, line.counts, strict=True)):
-            tip = f"{line.name}, {chart.years[i]}: {c} of {chart.papers[i]} papers ({v:.1%})"
+            of = counted(chart.papers[i], "paper")
+            tip = f"{line.name}, {chart.years[i]}: {c} of {of} ({v:.1%})"
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{line.colour}">'
                 f"<title>{escape(tip)}</title></circle>"
