@@ -36,6 +36,7 @@ from kg.export.graphml import write_graphml
 from kg.export.manifest import claim
 from kg.export.outputs import CONVERTED, EXTRACTIONS, GRAPHML, listed
 from kg.export.views import Pages, render_views
+from kg.export.views.data import counted
 from kg.export.writer import ExportWriter, fill, held
 from kg.extract import EXTRACTOR_VERSION
 from kg.graph import to_networkx
@@ -334,13 +335,12 @@ def _title(kg: KnowledgeGraph) -> str:
         names = len({p.venue for p in placed})
         years = sorted({p.year for p in placed if p.year is not None})
         span = f"{years[0]}–{years[-1]}" if len(years) > 1 else "".join(map(str, years))
-        named = f"{names} venue{'' if names == 1 else 's'}" + (f", {span}" if span else "")
+        named = counted(names, "venue") + (f", {span}" if span else "")
     else:
         named = ", ".join(venues) or "knowledge graph"
     if venues and len(placed) < len(kg.papers):
         named += " and others"
-    n = len(kg.papers)
-    return f"kg: {named} ({n} paper{'' if n == 1 else 's'})"
+    return f"kg: {named} ({counted(len(kg.papers), 'paper')})"
 
 
 #: the most venues (and years) the views' title names one by one

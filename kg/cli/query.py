@@ -62,8 +62,7 @@ def query(
     or a query string. PATHS are Turtle, N-Triples or JSON-LD files or directories. The
     prefixes kg, entity, paper, skos, rdfs, dcterms, prov, oa, ... are declared for you (by
     `kg serve` too). An ASK query prints yes or no and exits 0 or 1; CONSTRUCT and
-    DESCRIBE print Turtle. A query that runs past --timeout
-    is stopped (exit 2).
+    DESCRIBE print Turtle. A query that runs past --timeout is stopped (exit 2).
 
     \b
     Examples:
@@ -74,7 +73,7 @@ def query(
     """
     from kg.errors import QueryError
     from kg.query.answers import format_answer
-    from kg.query.library import answer_query, prepare_query
+    from kg.query.library import answer_query, parse_params, prepare_query
 
     if list_queries:
         click.echo(_listing(), nl=False)
@@ -82,7 +81,7 @@ def query(
     if query is None:
         raise QueryError("give a QUERY (a bundled name, a .rq file or a string) or --list")
     text, values = prepare_query(query, params)
-    given = {pair.partition("=")[0].strip() for pair in params}
+    given = set(parse_params(params))  # the rest were left at the query's defaults
     targets = list(paths) or [Path("exports")]
     answer = answer_query(
         text,

@@ -16,12 +16,16 @@ _HEADING_MAX = 200
 _WRAPPED_MAX = 250
 
 
+#: where a line ends: a line feed, a carriage return, or both
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of `text`, split at line feeds and carriage returns only: not at the other
     breaks `str.splitlines` takes (U+2028, U+2029, form feed, U+0085...), which an abstract
     may hold and an editor shows on one line (they made one abstract two papers, and every
     later line number wrong)."""
-    return re.split(r"\r\n|\r|\n", text)
+    return LINE_END.split(text)
 
 
 def _is_heading(line: str) -> bool:

@@ -32,9 +32,14 @@ def http_iri(text: str) -> URIRef | None:
     return None if safe is None else URIRef(safe)
 
 
+def agent_iri(extractor: str) -> URIRef:
+    """The extractor of a build, the agent its assertions are attributed to."""
+    return AGENT[extractor.replace("/", "-")]
+
+
 def agent_nt(extractor: str) -> str:
     """The extractor of a build (N-Triples IRI)."""
-    return f"<{AGENT[extractor.replace('/', '-')]}>"
+    return f"<{agent_iri(extractor)}>"
 
 
 # the hot path of a large build mints these as strings, in N-Triples syntax

@@ -1,5 +1,5 @@
-"""The VoID description of an export: its size, classes, vocabularies, licence and the kg
-that wrote it."""
+"""The VoID description of an export: its size, classes, vocabularies, rights and the
+extractor that wrote it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from rdflib import RDF, XSD, Graph, Literal, URIRef
 from rdflib.namespace import DC, DCTERMS, PROV, SKOS
 
 from kg.namespaces import DATASET, ENTITY, KG, OA, SCHEMA, VOID
-from kg.rdf.iris import agent_nt
+from kg.rdf.iris import agent_iri
 from kg.rdf.triples import Counts, new_graph
 
 #: the vocabularies of kg's data model (ontology/kg.ttl), whose terms an export is written
@@ -25,7 +25,7 @@ RIGHTS = (
 
 def void_description(counts: Counts, extractor: str, authors: bool = False) -> Graph:
     """A VoID description of the export: size, classes, vocabularies (`authors`: with
-    DCMI's elements), licence and the extractor that wrote it (the agent its assertions
+    DCMI's elements), rights and the extractor that wrote it (the agent its assertions
     are attributed to).
 
     `void:entities` is VoID's: the resources the dataset describes (§4.6), every subject
@@ -37,7 +37,7 @@ def void_description(counts: Counts, extractor: str, authors: bool = False) -> G
     # the abstracts are quoted as they are, and are their authors': no licence is kg's to
     # give them (ontology/kg.ttl, kg's own work, is MIT)
     void.add((DATASET, DCTERMS.rights, Literal(RIGHTS)))
-    void.add((DATASET, DCTERMS.creator, URIRef(agent_nt(extractor)[1:-1])))
+    void.add((DATASET, DCTERMS.creator, agent_iri(extractor)))
     for vocabulary in sorted((*VOCABULARIES, str(DC)) if authors else VOCABULARIES):
         void.add((DATASET, VOID.vocabulary, URIRef(vocabulary)))
     void.add((DATASET, VOID.uriSpace, Literal(str(ENTITY)[: -len("entity/")])))

@@ -144,18 +144,19 @@ def check_sparql(
     body_pairs: list[tuple[str, str | None]] = []
     texts = [v or "" for k, v in url_pairs if k == name]
     forward_type: str | None = None
-    forward_body: bytes | None = None
+    raw = ""  # a body sent as the query or update itself
     if body or media:
         if media == _SPARQL_TYPES[name]:
             try:
-                texts.append(body.decode("utf-8"))
+                raw = body.decode("utf-8")
             except UnicodeDecodeError:
                 raise RefusedError(400, f"the {name} is not UTF-8") from None
-            forward_type, forward_body = media, body
+            texts.append(raw)
+            forward_type = media
         elif media == _FORM:
             body_pairs = _pairs(body.decode("utf-8", errors="replace"))
             texts += [v or "" for k, v in body_pairs if k == name]
-            forward_type, forward_body = _FORM, _encode(body_pairs).encode("ascii")
+            forward_type = _FORM
         else:
             raise RefusedError(415, f"send the {name} as {_SPARQL_TYPES[name]} or {_FORM}")
     if name == "query" and not texts and any(k == "update" for k, _ in url_pairs + body_pairs):
@@ -189,14 +190,19 @@ def check_sparql(
                 "(kg serve --allow-remote permits it)",
             )
     # kg's prefixes declared, as `kg query` declares them (the text was checked without)
-    url_pairs = [(k, declare_prefixes(v) if k == name and v else v) for k, v in url_pairs]
+    forward_body: bytes | None = None
     if forward_type == _FORM:
-        body_pairs = [(k, declare_prefixes(v) if k == name and v else v) for k, v in body_pairs]
-        forward_body = _encode(body_pairs).encode("ascii")
-    elif forward_body is not None:
-        forward_body = declare_prefixes(forward_body.decode("utf-8")).encode("utf-8")
-    target = parts.path + (f"?{_encode(url_pairs)}" if url_pairs else "")
+        forward_body = _encode(_declared(body_pairs, name)).encode("ascii")
+    elif forward_type is not None:
+        forward_body = declare_prefixes(raw).encode("utf-8")
+    query = _declared(url_pairs, name)
+    target = parts.path + (f"?{_encode(query)}" if query else "")
     return Relayed(request.kind, target, forward_type, forward_body)
+
+
+def _declared(pairs: list[tuple[str, str | None]], name: str) -> list[tuple[str, str | None]]:
+    """`pairs` with kg's prefixes declared in each value of the parameter `name`."""
+    return [(k, declare_prefixes(v) if k == name and v else v) for k, v in pairs]
 
 
 def _exited(worker: Worker) -> bool:

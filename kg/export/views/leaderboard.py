@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from kg.export.views.data import counted
 from kg.graph import entity_node, paper_node
 from kg.metrics import direction
 from kg.model import LinkedResult
@@ -97,8 +98,7 @@ def leaderboard_view(benchmark: str, results: list[LinkedResult], site: Site) ->
         site.signatures,
         tuple(sorted(n for n in drawn if n in graph)),
         f"Leaderboard: {name}",
-        f"{figures} figure{'' if figures == 1 else 's'} reported on {name} "
-        f"in {papers} paper{'' if papers == 1 else 's'}",
+        f"{counted(figures, 'figure')} reported on {name} in {counted(papers, 'paper')}",
         sub=True,
         template="leaderboard.html",
         context={
