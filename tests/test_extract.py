@@ -766,6 +766,28 @@ def test_a_list_is_read_whole_for_each_of_its_names(nlp):
     assert not any(f.startswith("lst") for f in alone["FooPics"])
 
 
+def group_feature_sets(nlp, text: str) -> dict[str, set[str]]:
+    """The entity model's features of each candidate group, by its main span's text."""
+    from kg.extract.components import GROUPS
+
+    doc = nlp(text)
+    return {doc[slice(*g.main())].text: set(f) for g, f, _ in doc.user_data[GROUPS]}
+
+
+def test_a_name_that_ends_in_a_known_one_says_so(nlp):
+    """ "Autoregressive Metropolis Hastings": capitalised words before a lexicon name make
+    another name of it; a phrase that only opens a sentence ("Compared to SFT") does not."""
+    found = group_feature_sets(
+        nlp, "Autoregressive Metropolis Hastings is inherently serial. We propose FooNet."
+    )
+    assert "ends_in_lexicon" in found["Autoregressive Metropolis Hastings"]
+    assert "ends_in_lexicon" not in found["Metropolis Hastings"]  # the lexicon name itself
+    opener = group_feature_sets(
+        nlp, "Compared to Supervised Fine-Tuning, FooNet gains. We propose FooNet."
+    )
+    assert not any("ends_in_lexicon" in f for f in opener.values()), opener
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -167,6 +167,26 @@ def test_a_list_of_figures_each_with_its_name_in_parentheses(nlp, text, expected
     assert results(nlp, text) == expected
 
 
+def test_a_list_of_figures_on_names_with_a_suffix_written_on(nlp):
+    """ "1.77 on CelebA-64×64, 1.93 on AFHQv2-Wild-64×64": what is written onto a name
+    (a resolution, a split) is the name's, and the figures stay one list."""
+    from kg.extract.figures import figures, list_pairs
+    from kg.extract.records import FOUND, doc_to_extraction
+
+    text = (
+        "We propose FooDiff. We achieve FID scores of 1.77 on FooFaces-64×64, 1.93 on "
+        "BarFaces-64×64, and 2.72 on BazPics-256×256."
+    )
+    doc = nlp(text)
+    doc_to_extraction(doc, Paper(id="p1", text=text, source="t.txt", line=1, index=1))
+    found = doc.user_data[FOUND]
+    pairs = list_pairs(doc, figures(doc, found), found)
+    assert [(str(a.value), str(b.value)) for a, b, _ in pairs] == [
+        ("1.77", "1.93"),
+        ("1.93", "2.72"),
+    ]
+
+
 @pytest.mark.parametrize(
     "aside",
     ["(a gain of 4.1%)", "(std 1.3%)", "(previously 77.0%)", "(up 7.3%)", "(+ 4.1%)"],

@@ -181,6 +181,8 @@ class Context:
     sentence_use: list[str]  #: "train", "eval", "train+eval" or "" per sentence
     sentence_words: _Telling  #: "sw:" features: the type-telling words of each sentence
     self_types: tuple[str, ...]  #: how the paper calls its own work: "our model" → Model
+    #: the spans of lexicon names, by their last token
+    lexical: dict[int, list[tuple[int, int]]]
 
 
 def context(
@@ -202,9 +204,12 @@ def context(
         )
     covered: dict[int, list[tuple[int, int]]] = {}
     typed: dict[tuple[int, int], str] = {}
+    lexical: dict[int, list[tuple[int, int]]] = {}
     for n, g in enumerate(groups):
         rule = rules[n] if rules else (None, "")
         for s in g.spans:
+            if g.lexicon_type is not None:
+                lexical.setdefault(s[1], []).append(s)
             for i in range(s[0], s[1]):
                 covered.setdefault(i, []).append(s)
             if rule[0] is not None and rule[1] != "default":
@@ -231,6 +236,7 @@ def context(
         use,
         _Telling(lower, bounds),
         tuple(sorted(own)),
+        lexical,
     )
 
 
@@ -355,6 +361,13 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
             if s != (a, b) and s[0] <= a and b <= s[1] and s[1] - s[0] > b - a:
                 seen.add("inside_longer")
                 break
+        if any(
+            c > a and all(w[:1].isupper() for w in ctx.words[a:c])
+            for c, _ in ctx.lexical.get(b, ())
+        ):
+            # "Autoregressive Metropolis Hastings", "Adaptive Sequential Monte Carlo": a
+            # known name and words that make it another
+            seen.add("ends_in_lexicon")
     if all(a in ctx.starts for a, _ in group.spans):
         seen.add("only_sent_start")
     if sentence[group.spans[0][0]] in ctx.proposal_sentences:

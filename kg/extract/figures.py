@@ -252,12 +252,20 @@ def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[Pair]:
     """Each figure and the next where both are of one list ("AUCs of 97.5%, 95.9% and
     88.1%", "by 14.5%, 15.1% and 13.0% on A, B and C"), in order."""
     lower = lowers(doc)
-    named = {i for f in found for i in range(f.start, f.end)}
+    named = {i for f in found for i in range(f.start, _glued_end(doc, f.end))}
     return [
         (a, b, all(w in _JOINERS for w in lower[a.end : b.start]))
         for a, b in zip(figs, figs[1:], strict=False)
         if _listed(a, b, lower, named)
     ]
+
+
+def _glued_end(doc: Doc, end: int) -> int:
+    """The end of a name with what is written onto it ("CelebA-64×64", "ImageNet-1k"):
+    tokens with no space before them, but for punctuation."""
+    while end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[0] not in ",;:)(":
+        end += 1
+    return end
 
 
 def spread(marked: set[int], pairs: list[Pair], tight_back: bool = False) -> set[int]:
