@@ -205,3 +205,43 @@ def test_every_nlp_tdms_name_occurs_in_its_abstract():
     results = stage_extra()["result"]
     endings = ["".join(c for c in r["text"] if c.isalnum())[-200:].lower() for r in results]
     assert len(endings) == len(set(endings)) and len(results) > len(records)
+
+
+ACL = ROOT / "training" / "annotations" / "acl.jsonl"
+
+
+def test_the_acl_annotations_have_the_pool_shape():
+    """acl.jsonl (training/README.md): 480 ACL Anthology abstracts annotated whole by the
+    guideline, none of them a pool abstract, relations and results by a name of an entity."""
+    lines = [json.loads(line) for line in ACL.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == len({r["id"] for r in lines}) == 480
+    pool = ROOT / "training" / "annotations" / "pool.jsonl"
+    pooled = {json.loads(line)["id"] for line in pool.read_text(encoding="utf-8").splitlines()}
+    assert not pooled & {r["id"] for r in lines}
+    relations = {"uses", "evaluated_on", "outperforms", "part_of"}
+    types = {"Method", "Model", "Dataset", "Benchmark", "Task", "Metric"}
+    for r in lines:
+        assert set(r) == {"id", "entities", "optional", "relations", "results"}
+        assert r["id"].split(":")[0].startswith(("acl", "naacl", "coling")), r["id"]
+        names = {n for e in r["entities"] for n in (e["name"], *(e.get("aliases") or ()))}
+        assert all(e["type"] in types for e in r["entities"])
+        assert all(h in names and t in names and rel in relations for h, rel, t in r["relations"])
+        assert all(x["subject"] in names for x in r["results"])
+
+
+@pytest.mark.skipif(
+    not (SHARED_DATA / "ml_abstracts").is_dir(), reason="needs ../shared/data/ml_abstracts"
+)
+def test_every_acl_name_occurs_in_its_abstract_and_is_trained_on_only_when_asked():
+    sys.path.insert(0, str(ROOT / "training"))
+    from goldsets import acl, stage_extra
+
+    records = acl()
+    assert len(records) == 480
+    for r in records:
+        for e in r["entities"]:
+            assert all(n in r["text"] for n in (e["name"], *(e.get("aliases") or ()))), e
+    texts = {r["text"] for r in records}
+    asked = stage_extra(whole=True)
+    assert all(texts <= {r["text"] for r in asked[stage]} for stage in asked)
+    assert not texts & {r["text"] for rs in stage_extra().values() for r in rs}

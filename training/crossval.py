@@ -35,11 +35,15 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="write gold and predictions here")
     parser.add_argument("--models", type=Path, help="write each fold's models here (fold-K.json)")
     parser.add_argument(
+        "--acl", action="store_true", help="train every stage on acl.jsonl too (left out)"
+    )
+    parser.add_argument(
         "--no-extra", action="store_true", help="as train.py's: no NLP-TDMS, no SciREX results"
     )
     args = parser.parse_args()
     records = [r for name in args.sets for r in gold(name)]
-    extra = {} if args.no_extra else stage_extra()  # trained on in every fold, never scored
+    # trained on in every fold, never scored
+    extra = {} if args.no_extra else stage_extra(whole=args.acl)
     preds: list[dict | None] = [None] * len(records)
     for k in range(args.folds):
         held = [i for i in range(len(records)) if i % args.folds == k]

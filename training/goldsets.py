@@ -128,15 +128,44 @@ def tdms() -> list[dict]:
     return out
 
 
-def stage_extra() -> dict[str, list[dict]]:
+#: abstracts of ACL, NAACL and COLING papers in ../shared/data/ml_abstracts (the ACL
+#: Anthology's, CC BY 4.0), annotated whole by GUIDELINE.md (training/README.md)
+ACL = HERE / "annotations" / "acl.jsonl"
+ACL_FILES = ("paperlists_acl.jsonl", "paperlists_naacl.jsonl", "paperlists_coling.jsonl")
+
+
+def acl() -> list[dict]:
+    """The ACL Anthology annotations joined with their texts; [] with a note when
+    ../shared/data/ml_abstracts or the annotations are missing."""
+    paths = [DATA / "ml_abstracts" / name for name in ACL_FILES]
+    for needed in (*paths, ACL):
+        if not needed.exists():
+            print(f"{needed} is missing: training without the ACL annotations", file=sys.stderr)
+            return []
+    texts = {r["id"]: r["abstract"] for path in paths for r in read_jsonl(path)}
+    out = []
+    for n, r in enumerate(read_jsonl(ACL), 1):
+        text = texts[r["id"]]
+        out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
+    return out
+
+
+def stage_extra(whole: bool = False) -> dict[str, list[dict]]:
     """The records each stage learns from beside the pool and train.jsonl: the results of the
     NLP-TDMS abstracts and of SciREX's teach the result model, each paper once
     (training/README.md: read by the entity model too, NLP-TDMS gained the cross-validation
-    and lost every held-out set)."""
+    and lost every held-out set); with `whole`, the ACL Anthology annotations teach every
+    stage too (measured and left out: training/README.md)."""
     out: dict[str, dict] = {}
     for r in tdms() + extra_results():  # the whole annotation first, its copies left out
         out.setdefault(_ending(r["text"]), r)
-    return {"result": list(out.values())}
+    stages = {"result": list(out.values())}
+    more = acl() if whole else []
+    if more:
+        for stage in ("entity", "proposed", "relation"):
+            stages[stage] = more
+        stages["result"] = more + stages["result"]
+    return stages
 
 
 def _halves(records: list[dict], name: str) -> list[dict]:

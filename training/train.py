@@ -364,6 +364,9 @@ def main() -> None:
         "same sets: training is deterministic) and train only the result model",
     )
     parser.add_argument(
+        "--acl", action="store_true", help="train every stage on acl.jsonl too (left out)"
+    )
+    parser.add_argument(
         "--no-extra",
         action="store_true",
         help="leave out the NLP-TDMS abstracts (training/annotations/tdms.jsonl) and the "
@@ -378,7 +381,7 @@ def main() -> None:
     records = [r for name in args.sets for r in gold(name) if r["text"] not in left_out]
     if "tdms" in args.sets:
         raise SystemExit("tdms is read by the result model alone (goldsets.stage_extra)")
-    extra = {} if args.no_extra else stage_extra()
+    extra = {} if args.no_extra else stage_extra(whole=args.acl)
     extra = {k: [r for r in v if r["text"] not in left_out] for k, v in extra.items()}
     models = train(records, reuse=reuse, extra=extra)
     data = {name: model.to_json() for name, model in models.items()}
