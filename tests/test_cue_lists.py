@@ -137,8 +137,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
     ),
     "folded_name_suffixes": ("We use the FooPref dataset.", "entity:FooPref", True),
     "gain_words": (
-        "We propose FooSSO. Its stability safeguards its numerical improvement "
-        "over SAM in image classification.",
+        "We propose FooSSO. FooSSO shows a clear improvement over SAM in image classification.",
         "relation:FooSSO uses SAM",
         False,
     ),
@@ -266,7 +265,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         False,
     ),
     "result_score_verbs": (
-        "We propose FooNet. Overall, FooNet reaches 72% on held-out prompts.",
+        "We propose FooNet. FooNet reaches 72% on held-out prompts.",
         "result:FooNet=72@None",
         True,
     ),
@@ -306,9 +305,9 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "task_heads": (
-        "Knowledge Graph Retrieval-Augmented Generation (KG-RAG) enhances LLMs by "
-        "incorporating structured knowledge from knowledge graphs (KGs).",
-        "entity:Knowledge Graph Retrieval-Augmented Generation",
+        "Zero-shot Relation Triplet Extraction (ZSRTE) aims to extract triplets from the "
+        "context where the relation patterns are unseen during training.",
+        "entity:Zero-shot Relation Triplet Extraction",
         False,
     ),
     "train_words": ("We train ReaForest on proofs.", "entity:ReaForest", True),

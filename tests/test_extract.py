@@ -776,16 +776,22 @@ def group_feature_sets(nlp, text: str) -> dict[str, set[str]]:
 
 def test_a_name_that_ends_in_a_known_one_says_so(nlp):
     """ "Autoregressive Metropolis Hastings": capitalised words before a lexicon name make
-    another name of it; a phrase that only opens a sentence ("Compared to SFT") does not."""
+    another name of it; a word that opens a sentence or a phrase ("Unlike", "Standard",
+    "To") does not, nor a lower-case one."""
     found = group_feature_sets(
-        nlp, "Autoregressive Metropolis Hastings is inherently serial. We propose FooNet."
+        nlp, "We compare FooNet with Autoregressive Metropolis Hastings and with BarNet."
     )
     assert "ends_in_lexicon" in found["Autoregressive Metropolis Hastings"]
     assert "ends_in_lexicon" not in found["Metropolis Hastings"]  # the lexicon name itself
-    opener = group_feature_sets(
-        nlp, "Compared to Supervised Fine-Tuning, FooNet gains. We propose FooNet."
-    )
-    assert not any("ends_in_lexicon" in f for f in opener.values()), opener
+    for text in (
+        "Unlike Metropolis Hastings, FooNet samples in parallel.",
+        "Standard Metropolis Hastings is serial, and FooNet is not.",
+        "We compare FooNet To Metropolis Hastings here.",
+        "We compare FooNet to fast Metropolis Hastings here.",
+    ):
+        others = group_feature_sets(nlp, text)
+        assert any("Metropolis Hastings" in name for name in others), others
+        assert not any("ends_in_lexicon" in f for f in others.values()), (text, others)
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,11 @@ def results(nlp, text: str) -> set[tuple[str | None, str, str | None]]:
             "53.5",
         ),  # where a range starts
         (
+            "We propose FooNet. Over 100 videos, its accuracy rises from 45.2% (first 10) to "
+            "61.8% (last 10) on BarQA.",
+            "45.2",
+        ),  # and past an aside
+        (
             "We propose FooPrompt. FooPrompt outperforms existing methods (e.g., up to 25% "
             "on BBH).",
             "25",
@@ -185,6 +190,26 @@ def test_a_list_of_figures_on_names_with_a_suffix_written_on(nlp):
         ("1.77", "1.93"),
         ("1.93", "2.72"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We propose FooNet. FooNet outperforms BarNet by 3.2% on GSM8K, and BarNet's "
+            "64.1% on MATH is lower.",
+            {("BarNet", "64.1", "MATH")},
+        ),
+        (
+            "We propose FooNet. FooNet outperforms BarNet by 3.2% on GSM8K—and 71.2% on MATH.",
+            {("FooNet", "71.2", "MATH")},
+        ),
+    ],
+)
+def test_what_follows_a_name_unspaced_is_not_always_the_names(nlp, text, expected):
+    """A review's cases: "'s" and a dash after a name are not written onto it, so the
+    difference before them makes no list with the score after them."""
+    assert results(nlp, text) == expected
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from kg.extract.appositions import FEATURE, called
@@ -361,18 +362,24 @@ def _context_features(group: Group, ctx: Context) -> set[str]:
             if s != (a, b) and s[0] <= a and b <= s[1] and s[1] - s[0] > b - a:
                 seen.add("inside_longer")
                 break
-        if any(
-            c > a and all(w[:1].isupper() for w in ctx.words[a:c])
-            for c, _ in ctx.lexical.get(b, ())
-        ):
+        if any(c > a and _name_words(ctx.words[a:c]) for c, _ in ctx.lexical.get(b, ())):
             # "Autoregressive Metropolis Hastings", "Adaptive Sequential Monte Carlo": a
-            # known name and words that make it another
+            # known name and capitalised words that make it another
             seen.add("ends_in_lexicon")
     if all(a in ctx.starts for a, _ in group.spans):
         seen.add("only_sent_start")
     if sentence[group.spans[0][0]] in ctx.proposal_sentences:
         seen.add("first_in_proposal")
     return seen
+
+
+def _name_words(words: list[str]) -> bool:
+    """Whether words before a known name are a name's: capitalised, and none a word that
+    opens a sentence or a phrase ("Unlike", "Standard", "To")."""
+    generic = load_cues().generic_first_words
+    return all(
+        w[:1].isupper() and w.lower() not in STOP_WORDS and w.lower() not in generic for w in words
+    )
 
 
 def _siblings(ctx: Context, j: int, span: tuple[int, int], seen: set[str]) -> None:

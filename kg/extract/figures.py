@@ -199,10 +199,11 @@ def figure_features(
         out.append("on_resource_after")
     if any(w in cues.result_skip_cues for w in lower[max(0, a - 2) : a]):
         out.append("skip_before")
-    if b + 1 < n and lower[b] in {"to", "→"} and number(lower[b + 1]) is not None:
+    after = _past_aside(lower, b)  # "from 45.2% (first 10) to 61.8% (last 10)"
+    if after + 1 < n and lower[after] in {"to", "→"} and number(lower[after + 1]) is not None:
         out.append("range_start")
     before = [j for j in range(max(0, a - 3), a) if lower[j] in {"to", "→"}]
-    if before and any(number(lower[j - 1]) is not None or lower[j - 1] == "%" for j in before):
+    if before and any(_number_before(lower, j) for j in before):
         out.append("range_end")
         out.append(f"range_end|{unit}")
     numbers_around = [j for j in (a - 2, b + 1) if 0 <= j < n and number(lower[j]) is not None]
@@ -218,6 +219,32 @@ def figure_features(
     out += cued + [f"{c}|{unit}" for c in cued]
     out += _sentence_features(doc, fig, found, proposed, cues)
     return out
+
+
+def _past_aside(lower: list[str], at: int, most: int = 8) -> int:
+    """The token after a parenthesis that opens at `at` and closes within `most` tokens
+    ("(first 10)"), else `at`."""
+    if at < len(lower) and lower[at] == "(":
+        for j in range(at + 1, min(len(lower), at + most)):
+            if lower[j] == "(":
+                break
+            if lower[j] == ")":
+                return j + 1
+    return at
+
+
+def _number_before(lower: list[str], j: int) -> bool:
+    """Whether a number (or its "%") ends right before token `j`, past an aside in
+    parentheses ("45.2% (first 10) to")."""
+    k = j - 1
+    if k >= 0 and lower[k] == ")":
+        for m in range(k - 1, max(-1, k - 8), -1):
+            if lower[m] == ")":
+                break
+            if lower[m] == "(":
+                k = m - 1
+                break
+    return k >= 0 and (number(lower[k]) is not None or lower[k] == "%")
 
 
 def _sentence_features(
@@ -262,8 +289,13 @@ def list_pairs(doc: Doc, figs: list[Figure], found: list[Found]) -> list[Pair]:
 
 def _glued_end(doc: Doc, end: int) -> int:
     """The end of a name with what is written onto it ("CelebA-64×64", "ImageNet-1k"):
-    tokens with no space before them, but for punctuation."""
-    while end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[0] not in ",;:)(":
+    tokens with no space before them that go on with a hyphen, a "×", a letter or a digit;
+    not a dash, a quote, punctuation or "'s" ("BarNet's 64.1%" is BarNet's figure)."""
+    while (
+        end < len(doc)
+        and not doc[end - 1].whitespace_
+        and (doc[end].text[0] in "-×" or doc[end].text[0].isalnum())
+    ):
         end += 1
     return end
 
