@@ -245,3 +245,26 @@ def test_every_acl_name_occurs_in_its_abstract_and_is_trained_on_only_when_asked
     asked = stage_extra(whole=True)
     assert all(texts <= {r["text"] for r in asked[stage]} for stage in asked)
     assert not texts & {r["text"] for rs in stage_extra().values() for r in rs}
+
+
+def test_the_result_oracle_says_yes_to_the_gold_values_only(nlp):
+    """result_cv.py --oracle: every number's features carry its value, and the stand-in
+    model keeps the numbers the gold reports, so the rules alone are scored."""
+    sys.path.insert(0, str(ROOT / "training"))
+    import result_cv
+
+    import kg.extract.results as stage
+    from kg.extract.records import RESULT_FEATURES, doc_to_extraction
+    from kg.model import Paper
+
+    plain = stage.figure_features
+    try:
+        result_cv._with_value()
+        text = "We propose FooNet. FooNet reaches 71.3% on BarQA and 64.0% on BazQA."
+        doc = nlp(text)
+        doc_to_extraction(doc, Paper(id="p1", text=text, source="t.txt", line=1, index=1))
+        oracle = result_cv._Oracle({71.3})
+        said = {str(fig.value): oracle.predict(f)[0] for fig, f in doc.user_data[RESULT_FEATURES]}
+        assert said == {"71.3": "yes", "64.0": "no"}
+    finally:
+        stage.figure_features = plain

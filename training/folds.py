@@ -33,6 +33,12 @@ def options(description: str, extra: bool = False) -> argparse.Namespace:
             help="train each fold's result model on the results of SciREX and NLP-TDMS too "
             "(with --models the first time, to see them as the fold's models do)",
         )
+        parser.add_argument(
+            "--oracle",
+            action="store_true",
+            help="tell the result stage which numbers are scores by the gold (no model): "
+            "what the rules that attach a subject and a benchmark make of the right numbers",
+        )
     args = parser.parse_args()
     args.records = [r for name in args.sets for r in gold(name)]
     return args

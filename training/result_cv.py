@@ -3,6 +3,7 @@
     python training/crossval.py --models /tmp/folds          # each fold's four models, once
     python training/result_cv.py --models /tmp/folds --cache /tmp/rc   # run them, once
     python training/result_cv.py --cache /tmp/rc [--verbose] [--save DIR]
+    python training/result_cv.py --cache /tmp/rc --oracle    # the gold picks the scores
 
 The first two steps keep what the earlier stages decide for every abstract under each
 fold's models (its entities, what it proposes, its clean text); the last re-runs only the
@@ -135,22 +136,67 @@ def evaluate(
         for i in range(k, len(records), folds):
             kept = cache[k][i]
             reported, _ = rerun(nlp, kept, model)
-            record = dict(kept.record)
-            # named as extraction_record names them: as the text writes them
-            written = written_forms(
-                record["text"], ((e["name"], e["aliases"]) for e in record["entities"])
-            )
-            record["results"] = [
-                {
-                    "subject": written.get(kept.name_of[s], kept.name_of[s]) if s else None,
-                    "metric": m,
-                    "value": float(v),
-                    "unit": u,
-                    "benchmark": written.get(kept.name_of[b], kept.name_of[b]) if b else None,
-                }
-                for s, m, v, u, b, _ in reported
-            ]
-            preds[i] = record
+            preds[i] = _record(kept, reported)
+    return score(records, preds, out, verbose)
+
+
+def _record(kept: Kept, reported: list) -> dict:
+    """The extraction of `kept` with the results the stage `reported`, named as
+    extraction_record names them: as the text writes them."""
+    record = dict(kept.record)
+    written = written_forms(record["text"], ((e["name"], e["aliases"]) for e in record["entities"]))
+    record["results"] = [
+        {
+            "subject": written.get(kept.name_of[s], kept.name_of[s]) if s else None,
+            "metric": m,
+            "value": float(v),
+            "unit": u,
+            "benchmark": written.get(kept.name_of[b], kept.name_of[b]) if b else None,
+        }
+        for s, m, v, u, b, _ in reported
+    ]
+    return record
+
+
+class _Oracle:
+    """A stand-in for the result model that says "yes" to the numbers whose value the
+    gold record reports (`values`), read from the feature `_with_value` adds."""
+
+    def __init__(self, values: set[float]) -> None:
+        self.values = values
+
+    def predict(self, features: list[str]) -> tuple[str, float]:
+        value = next(f for f in features if f.startswith(_VALUE))[len(_VALUE) :]
+        return ("yes" if float(value) in self.values else "no"), 1.0
+
+
+_VALUE = "oracle-value="
+
+
+def _with_value() -> None:
+    """Give every number's features its value, for `_Oracle` (result_cv.py --oracle only)."""
+    import kg.extract.results as stage
+
+    plain = stage.figure_features
+
+    def valued(doc, fig, found, proposed):  # type: ignore[no-untyped-def]
+        return [*plain(doc, fig, found, proposed), f"{_VALUE}{round(float(fig.value), 6)}"]
+
+    stage.figure_features = valued  # type: ignore[assignment]
+
+
+def oracle(records: list[dict], cache: list[list[Kept]], out: Path, verbose: bool) -> str:
+    """score.py's listing when the gold decides which numbers are scores (`_Oracle`)."""
+    _with_value()
+    nlp = make_nlp()
+    folds = len(cache)
+    preds: list[dict] = [{} for _ in records]
+    for k in range(folds):
+        for i in range(k, len(records), folds):
+            values = {round(float(r["value"]), 6) for r in records[i].get("results") or ()}
+            kept = cache[k][i]
+            reported, _ = rerun(nlp, kept, _Oracle(values))  # type: ignore[arg-type]
+            preds[i] = _record(kept, reported)
     return score(records, preds, out, verbose)
 
 
@@ -186,7 +232,10 @@ def main() -> None:
         )
     with tempfile.TemporaryDirectory() as tmp:
         out = args.save or Path(tmp)
-        print(evaluate(records, cache, out, args.verbose, extra, extra_cache))
+        if args.oracle:
+            print(oracle(records, cache, out, args.verbose))
+        else:
+            print(evaluate(records, cache, out, args.verbose, extra, extra_cache))
 
 
 if __name__ == "__main__":
