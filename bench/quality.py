@@ -1,6 +1,6 @@
 """Extraction quality on the gold sets, scored by ../shared/gold/score.py.
 
-    python bench/quality.py                        # dev, train halves, GSAP, pool test
+    python bench/quality.py                        # dev, train halves, GSAP, pool test, ACL
     python bench/quality.py --sets train-odd --model /tmp/m.json --verbose
 
 Each set's abstracts are extracted and linked as `kg eval GOLD` does (the shipped models, or
@@ -27,7 +27,7 @@ from kg.extract import make_nlp  # noqa: E402
 from kg.extract.classifier import Models, models_from_json  # noqa: E402
 
 LABELS = ("strict", "lenient", "name", "proposed", "relation", "result")
-SETS = ("dev", "train-odd", "train-even", "train", "gsap", "seed004", "pool-test")
+SETS = ("dev", "train-odd", "train-even", "train", "gsap", "seed004", "pool-test", "acl")
 
 
 def load(path: Path) -> Models:
