@@ -109,6 +109,14 @@ def _call(nlp, text: str, name: str) -> str | None:
         ("We pretrain on two corpora (QuxText and QuxCode), a model of code.", "QuxCode", None),
         # a preposition before any head noun: the phrase has no head of its own
         ("We study FooAttack, a class of attacks against language models.", "FooAttack", None),
+        # "X based" before the head noun is "X-based" written apart; "based on" ends it
+        (
+            "This paper proposes a novel capsule network based model called FooCL for it.",
+            "FooCL",
+            "Model",
+        ),
+        ("We propose FooCL, a graph network based model for parsing.", "FooCL", "Model"),
+        ("We propose a framework based on transformers called FooCL.", "FooCL", "Method"),
         # no apposition: a list, a verb
         ("We compare FooNet, BarNet and BazNet on it.", "BarNet", None),
         ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),

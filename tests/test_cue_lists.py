@@ -265,7 +265,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         False,
     ),
     "result_score_verbs": (
-        "We propose FooNet. FooNet reaches 72% on held-out prompts.",
+        "We propose FooNet. Overall, FooNet reaches 72% on held-out prompts.",
         "result:FooNet=72@None",
         True,
     ),

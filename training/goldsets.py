@@ -179,7 +179,7 @@ def _halves(records: list[dict], name: str) -> list[dict]:
 
 def gold(name: str) -> list[dict]:
     """A gold set: dev, gsap, train, train-odd, train-even (by `index`), pool-train,
-    pool-test, pool, seed004, seed004-odd, seed004-even, tdms or acl."""
+    pool-test, pool, seed004, seed004-odd, seed004-even, tdms, acl, acl-odd or acl-even."""
     if name.startswith("pool"):
         return pool({"pool": "all", "pool-train": "train", "pool-test": "test"}[name])
     if name.startswith("train"):
@@ -188,8 +188,8 @@ def gold(name: str) -> list[dict]:
         return _halves(read_jsonl(SEED004), name)
     if name == "tdms":
         return tdms()
-    if name == "acl":
-        return acl()
+    if name.startswith("acl"):
+        return _halves(acl(), name)
     files = {"dev": "dev.jsonl", "gsap": "gsap_abstracts.jsonl"}
     return read_jsonl(GOLD / files[name])
 

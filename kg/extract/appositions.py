@@ -33,6 +33,8 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     for k in range(start, min(end, start + _LONGEST)):
         if lower[k] == "%" and found is None:
             return None  # "FooBench, a 22.1% improvement over the base model": no name for it
+        if _based_compound(lower, k, end):
+            continue  # "a capsule network based model", as "network-based": a model
         if _ends_phrase(lower[k]):
             if (
                 lower[k] == "of"
@@ -61,6 +63,17 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
             elif k > start and found == "D" and heads[k - 1] == "B":
                 found = "B"  # "a benchmark dataset": the text calls it a benchmark
     return found
+
+
+def _based_compound(lower: list[str], k: int, end: int) -> bool:
+    """Whether "based" at token `k` joins the words before it to the noun after it, as
+    "-based" does ("a capsule network based model"), rather than starting "based on …"."""
+    return (
+        lower[k] == "based"
+        and k + 1 < end
+        and lower[k + 1] not in {"on", "upon", "in", "at"}
+        and not _ends_phrase(lower[k + 1])
+    )
 
 
 #: nouns of a group whose members name it: "a suite of models", "a family of benchmarks"
