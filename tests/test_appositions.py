@@ -117,6 +117,10 @@ def _call(nlp, text: str, name: str) -> str | None:
         ),
         ("We propose FooCL, a graph network based model for parsing.", "FooCL", "Model"),
         ("We propose a framework based on transformers called FooCL.", "FooCL", "Method"),
+        # a review's cases: what opens what it is based on ends the phrase too
+        ("We propose FooCL, a framework based largely upon language models.", "FooCL", "Method"),
+        ("We propose FooCL, a benchmark based around language models.", "FooCL", "Benchmark"),
+        ("We propose FooCL, a dataset based off model outputs.", "FooCL", "Dataset"),
         # no apposition: a list, a verb
         ("We compare FooNet, BarNet and BazNet on it.", "BarNet", None),
         ("We evaluate Lantern, Quarry and WaveKit on three tasks.", "Lantern", None),

@@ -187,17 +187,34 @@ def _with_value() -> None:
 
 def oracle(records: list[dict], cache: list[list[Kept]], out: Path, verbose: bool) -> str:
     """score.py's listing when the gold decides which numbers are scores (`_Oracle`)."""
+    import kg.extract.results as stage
+
+    plain = stage.figure_features
     _with_value()
-    nlp = make_nlp()
-    folds = len(cache)
-    preds: list[dict] = [{} for _ in records]
-    for k in range(folds):
-        for i in range(k, len(records), folds):
-            values = {round(float(r["value"]), 6) for r in records[i].get("results") or ()}
-            kept = cache[k][i]
-            reported, _ = rerun(nlp, kept, _Oracle(values))  # type: ignore[arg-type]
-            preds[i] = _record(kept, reported)
+    try:
+        nlp = make_nlp()
+        folds = len(cache)
+        preds: list[dict] = [{} for _ in records]
+        for k in range(folds):
+            for i in range(k, len(records), folds):
+                kept = cache[k][i]
+                reported, _ = rerun(nlp, kept, _Oracle(_values(records[i])))  # type: ignore[arg-type]
+                preds[i] = _record(kept, reported)
+    finally:
+        stage.figure_features = plain  # type: ignore[assignment]
     return score(records, preds, out, verbose)
+
+
+def _values(record: dict) -> set[float]:
+    """The values of a gold record's results, as score.py reads them (one that is no number
+    is no result)."""
+    out = set()
+    for r in record.get("results") or ():
+        try:
+            out.add(round(float(r["value"]), 6))
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 class _Doc:
@@ -233,6 +250,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = args.save or Path(tmp)
         if args.oracle:
+            if args.extra:
+                print("--oracle trains no model: --extra is not read", file=sys.stderr)
             print(oracle(records, cache, out, args.verbose))
         else:
             print(evaluate(records, cache, out, args.verbose, extra, extra_cache))

@@ -33,7 +33,7 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     for k in range(start, min(end, start + _LONGEST)):
         if lower[k] == "%" and found is None:
             return None  # "FooBench, a 22.1% improvement over the base model": no name for it
-        if _based_compound(lower, k, end):
+        if _based_compound(lower, heads, k, end):
             continue  # "a capsule network based model", as "network-based": a model
         if _ends_phrase(lower[k]):
             if (
@@ -65,15 +65,16 @@ def phrase_head(lower: list[str], heads: str, start: int, end: int) -> str | Non
     return found
 
 
-def _based_compound(lower: list[str], k: int, end: int) -> bool:
-    """Whether "based" at token `k` joins the words before it to the noun after it, as
-    "-based" does ("a capsule network based model"), rather than starting "based on …"."""
-    return (
-        lower[k] == "based"
-        and k + 1 < end
-        and lower[k + 1] not in {"on", "upon", "in", "at"}
-        and not _ends_phrase(lower[k + 1])
-    )
+def _based_compound(lower: list[str], heads: str, k: int, end: int) -> bool:
+    """Whether "based" at token `k` joins the words before it to a head noun at most three
+    words after it, as "-based" does ("a capsule network based model"), rather than
+    starting "based on …", "based largely upon …", "based around …"."""
+    if lower[k] != "based" or k + 1 >= end:
+        return False
+    following = lower[k + 1]
+    if following in _BASED_OPENS or following.endswith("ly") or _ends_phrase(following):
+        return False
+    return any(heads[j] != " " for j in range(k + 1, min(end, k + 4)))
 
 
 #: nouns of a group whose members name it: "a suite of models", "a family of benchmarks"
@@ -96,6 +97,21 @@ _PREPOSITIONS = frozenset(
 )
 #: words that, after the head noun, start what the phrase says of it
 _AFTER_HEAD = _PREPOSITIONS | {"capable", "able", "designed", "built", "trained", "tailored"}
+#: words after "based" that open what it is based on
+_BASED_OPENS = _PREPOSITIONS | {
+    "on",
+    "upon",
+    "in",
+    "at",
+    "around",
+    "within",
+    "off",
+    "from",
+    "of",
+    "by",
+    "for",
+    "with",
+}
 
 
 def _clause_after_head(lower: list[str], heads: str, k: int) -> bool:
