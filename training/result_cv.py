@@ -27,7 +27,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # the repository's kg, not an inst
 
 from folds import fold_caches, options  # noqa: E402
 from goldsets import score, stage_extra  # noqa: E402
-from train import choose, fit, result_examples  # noqa: E402
+from train import choose, fit, result_examples, result_values  # noqa: E402
 
 from kg.export.extractions import extraction_record, written_forms  # noqa: E402
 from kg.extract import make_nlp  # noqa: E402
@@ -198,23 +198,11 @@ def oracle(records: list[dict], cache: list[list[Kept]], out: Path, verbose: boo
         for k in range(folds):
             for i in range(k, len(records), folds):
                 kept = cache[k][i]
-                reported, _ = rerun(nlp, kept, _Oracle(_values(records[i])))  # type: ignore[arg-type]
+                reported, _ = rerun(nlp, kept, _Oracle(result_values(records[i])))  # type: ignore[arg-type]
                 preds[i] = _record(kept, reported)
     finally:
         stage.figure_features = plain  # type: ignore[assignment]
     return score(records, preds, out, verbose)
-
-
-def _values(record: dict) -> set[float]:
-    """The values of a gold record's results, as score.py reads them (one that is no number
-    is no result)."""
-    out = set()
-    for r in record.get("results") or ():
-        try:
-            out.add(round(float(r["value"]), 6))
-        except (TypeError, ValueError):
-            continue
-    return out
 
 
 class _Doc:

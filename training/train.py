@@ -202,17 +202,24 @@ def result_examples(runs: list) -> Examples:
     """(features, yes/no, abstract) for every number: is it a value the gold reports."""
     xs, ys, groups = [], [], []
     for n, (record, doc) in enumerate(runs):
-        values = set()
-        for r in record.get("results") or ():
-            try:
-                values.add(round(float(r["value"]), 6))
-            except (TypeError, ValueError):
-                continue
+        values = result_values(record)
         for fig, features in doc.user_data[RESULT_FEATURES]:
             xs.append(features)
             ys.append("yes" if round(float(fig.value), 6) in values else "no")
             groups.append(n)
     return xs, ys, groups, [1.0] * len(xs)
+
+
+def result_values(record: dict) -> set[float]:
+    """The values of a gold record's results, as score.py reads them (one that is no number
+    is no result)."""
+    out = set()
+    for r in record.get("results") or ():
+        try:
+            out.add(round(float(r["value"]), 6))
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 def fit(
