@@ -41,11 +41,17 @@ def is_pool_test(record_id: str) -> bool:
 
 def pool(part: str = "train") -> list[dict]:
     """The pool annotations joined with their texts: "train", "test" or "all"."""
-    texts = pool_texts()
+    joined = _joined(read_jsonl(ANNOTATIONS), pool_texts())
+    if part == "all":
+        return joined
+    return [r for r in joined if is_pool_test(r["id"]) == (part == "test")]
+
+
+def _joined(annotations: list[dict], texts: dict[str, str]) -> list[dict]:
+    """Annotations by id joined with their texts, in the gold shape; `index` is the
+    annotation's line (1-based)."""
     out = []
-    for n, r in enumerate(read_jsonl(ANNOTATIONS), 1):
-        if part != "all" and is_pool_test(r["id"]) != (part == "test"):
-            continue
+    for n, r in enumerate(annotations, 1):
         text = texts[r["id"]]
         out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
     return out
@@ -121,11 +127,7 @@ def tdms() -> list[dict]:
             print(f"{needed} is missing: training without NLP-TDMS", file=sys.stderr)
             return []
     texts = {f"tdms:{r['paper']}": r["abstract"] for r in read_jsonl(path)}
-    out = []
-    for n, r in enumerate(read_jsonl(TDMS), 1):
-        text = texts[r["id"]]
-        out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
-    return out
+    return _joined(read_jsonl(TDMS), texts)
 
 
 #: abstracts of ACL, NAACL and COLING papers in ../shared/data/ml_abstracts (the ACL
@@ -143,11 +145,7 @@ def acl() -> list[dict]:
             print(f"{needed} is missing: training without the ACL annotations", file=sys.stderr)
             return []
     texts = {r["id"]: r["abstract"] for path in paths for r in read_jsonl(path)}
-    out = []
-    for n, r in enumerate(read_jsonl(ACL), 1):
-        text = texts[r["id"]]
-        out.append({"source": r["id"], "index": n, "head": text[:50], "text": text, **r})
-    return out
+    return _joined(read_jsonl(ACL), texts)
 
 
 def stage_extra(whole: bool = False) -> dict[str, list[dict]]:

@@ -97,21 +97,9 @@ _PREPOSITIONS = frozenset(
 )
 #: words that, after the head noun, start what the phrase says of it
 _AFTER_HEAD = _PREPOSITIONS | {"capable", "able", "designed", "built", "trained", "tailored"}
-#: words after "based" that open what it is based on
-_BASED_OPENS = _PREPOSITIONS | {
-    "on",
-    "upon",
-    "in",
-    "at",
-    "around",
-    "within",
-    "off",
-    "from",
-    "of",
-    "by",
-    "for",
-    "with",
-}
+#: words after "based" that open what it is based on, beside those that end a phrase
+#: (`_ends_phrase`: on, in, of, from, by, for, with)
+_BASED_OPENS = _PREPOSITIONS | {"upon", "at", "around", "within", "off"}
 
 
 def _clause_after_head(lower: list[str], heads: str, k: int) -> bool:

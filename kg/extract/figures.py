@@ -238,13 +238,22 @@ def _number_before(lower: list[str], j: int) -> bool:
     parentheses ("45.2% (first 10) to")."""
     k = j - 1
     if k >= 0 and lower[k] == ")":
-        for m in range(k - 1, max(-1, k - 8), -1):
-            if lower[m] == ")":
-                break
-            if lower[m] == "(":
-                k = m - 1
-                break
+        opened = opened_by(lower, k, most=7)
+        if opened is None:
+            return False
+        k = opened - 1
     return k >= 0 and (number(lower[k]) is not None or lower[k] == "%")
+
+
+def opened_by(lower: list[str], start: int, most: int = 5) -> int | None:
+    """The token of the parenthesis that token `start` stands in (a figure, a closing
+    parenthesis), opened at most `most` tokens before it."""
+    for k in range(start - 1, max(-1, start - 1 - most), -1):
+        if lower[k] == ")":
+            return None
+        if lower[k] == "(":
+            return k
+    return None
 
 
 def _sentence_features(

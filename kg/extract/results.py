@@ -28,6 +28,7 @@ from kg.extract.figures import (
     list_pairs,
     not_scores,
     number,
+    opened_by,
     spread,
 )
 from kg.extract.found import Found
@@ -306,23 +307,13 @@ def _benchmark(
                 return keys[mine.index(fig)]
     after = [f for f in resources if f.start >= fig.end]
     before = [f for f in resources if f.end <= fig.start]
-    opened = _opened_by(lower, fig.start)
+    opened = opened_by(lower, fig.start)
     named = next((f for f in reversed(before) if f.end == opened), None)
     if named is not None:
         return named.key  # "GSM8K (5.9%→10.9%)", "MMLU (71.2 vs. 68.0)"
     if after and (not before or _on(lower, fig.end, after[0].start)):
         return after[0].key
     return before[-1].key if before else resources[-1].key
-
-
-def _opened_by(lower: list[str], start: int) -> int | None:
-    """The token of the parenthesis a figure stands in, opened at most 5 tokens before it."""
-    for k in range(start - 1, max(-1, start - 6), -1):
-        if lower[k] == ")":
-            return None
-        if lower[k] == "(":
-            return k
-    return None
 
 
 def _on(lower: list[str], end: int, start: int) -> bool:
