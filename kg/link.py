@@ -4,12 +4,22 @@ Two names are one entity when they fold alike (MATH-500 = MATH500), when one is 
 the other expands in some abstract (ReaTTS = Reflective Entropy-Aware Test-Time Scaling),
 or when both are labels of one lexicon concept. Folding keeps digits and suffixes, so
 MATH ≠ MATH500 and Qwen3 ≠ Qwen3-VL.
+
+An acronym means one thing across papers: the expansion most abstracts give it (DST is
+dialogue state tracking, read in 13 abstracts, not Dynamic Sparse Training, read in 6;
+singular and plural are one expansion). An abstract that expands it otherwise keeps its
+own entity, under which its acronym stays. An acronym that is a lexicon name (SGD) means
+what the lexicon says: "Schema-Guided Dialogue (SGD)" is no name of the optimiser.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from urllib.parse import unquote
 
 from kg.extract.families import model_family
 from kg.lexicon import Concept, default_lexicon
@@ -86,6 +96,10 @@ class Linker:
         self._ahead: list[Extraction] | None = None
         self._made: dict[str, Entity] = {}  #: the entities made ahead, by their group's root
         self._linked = False
+        #: who gives each alias, and which of them it joins (`_Aliases.joins`), ahead
+        self._aliases = _Aliases()
+        self._joins: dict[str, frozenset[str]] = {}
+        self._givers: dict[str, frozenset[str]] = {}  #: who gave each alias, ahead
 
     def _keys_of(self) -> dict[str, set[str]]:
         """The keys of each group, by its root."""
@@ -100,7 +114,10 @@ class Linker:
         if self._ahead is not None or self._linked:
             raise RuntimeError("a Linker links ahead once, before it links")
         self._ahead = list(extractions)
-        _group(self._ahead, self._names, self._uf, self._reasons)
+        self._aliases.add(self._ahead, self._names)
+        self._joins = self._aliases.joins(self._names.concepts)
+        self._givers = {ak: frozenset(keys) for ak, keys in self._aliases.given.items()}
+        _group(self._ahead, self._names, self._uf, self._reasons, self._joins)
         members, _ = _members(self._ahead, self._uf, self._names)
         keys_of = self._keys_of()
         self._made = {
@@ -121,7 +138,13 @@ class Linker:
             if len(set(given)) != len(given) or not ahead <= set(given):
                 return Linker(self._lexicon).link(extractions)
         later = [ex for ex in extractions if id(ex) not in ahead]
-        _group(later, self._names, self._uf, self._reasons)
+        self._aliases.add(later, self._names)
+        joins = self._aliases.joins(self._names.concepts)
+        if any(joins[alias] & self._givers[alias] != keys for alias, keys in self._joins.items()):
+            # an alias now joins other names of the extractions linked ahead than it did (an
+            # acronym means another thing): their groups are made anew
+            return Linker(self._lexicon).link(extractions)
+        _group(later, self._names, self._uf, self._reasons, joins)
         # the groups a later extraction joins: the roots its names and aliases lead to now
         joined = {
             self._uf.find(k)
@@ -174,20 +197,151 @@ class _Names:
         return e.concept or self.key(e.name)
 
 
+class _Aliases:
+    """Who gives each alias: by the alias's key, how many entities of each key name it;
+    the names of each key that give an alias; and how many entities each key has."""
+
+    def __init__(self) -> None:
+        self.given: dict[str, Counter[str]] = defaultdict(Counter)
+        self.named: dict[str, set[str]] = defaultdict(set)
+        self.seen: Counter[str] = Counter()  #: entities of each key, with an alias or not
+
+    def add(self, extractions: Iterable[Extraction], names: _Names) -> None:
+        for ex in extractions:
+            for e in ex.entities:
+                k = names.of(e)
+                self.seen[k] += 1
+                for alias in e.aliases:
+                    ak = names.key(alias)
+                    if ak != k:
+                        self.given[ak][k] += 1
+                        self.named[k].add(e.name)
+
+    def joins(self, concepts: Mapping[str, Concept]) -> dict[str, frozenset[str]]:
+        """The keys each alias joins. A lexicon name whose concept has long names (of two
+        words or more) joins the expansions alike one of them ("Generative Adversarial
+        Nets (GAN)"; not "Schema-Guided Dialogue (SGD)"); one the lexicon knows by short
+        names alone joins, of the expansions whose initials spell it (CLIP), the one most
+        entities give it. Any other alias joins the expansion the most entities give it,
+        its singular and plural counted as one (ties: the one with the most entities, with
+        the alias or without, then the first by key), and the expansions alike it."""
+        out: dict[str, frozenset[str]] = {}
+        for ak, givers in self.given.items():
+            concept = concepts.get(ak)
+            keys = sorted(givers)
+            if concept is not None:
+                long = [_words(label) for label in concept.labels if len(label.split()) > 1]
+                if long:
+                    out[ak] = frozenset(
+                        k
+                        for k in keys
+                        if any(_alike(_words(n), w) for n in self.named[k] for w in long)
+                    )
+                    continue
+                keys = [k for k in keys if any(_spells(n, ak) for n in self.named[k])]
+            out[ak] = self._voted(keys, givers)
+        return out
+
+    def _voted(self, keys: list[str], givers: Counter[str]) -> frozenset[str]:
+        """Of `keys`, the expansion most entities give (`joins`) and those alike it."""
+        if not keys:
+            return frozenset()
+        votes: Counter[str] = Counter()
+        seen: Counter[str] = Counter()
+        for k in keys:
+            votes[_singular(k)] += givers[k]
+            seen[_singular(k)] += self.seen[k]
+        best = min(votes, key=lambda form: (-votes[form], -seen[form], form))
+        words = [_words(n) for k in keys if _singular(k) == best for n in self.named[k]]
+        return frozenset(
+            k
+            for k in keys
+            if _singular(k) == best
+            or any(_alike(_words(n), w) for n in self.named[k] for w in words)
+        )
+
+
+def _singular(word: str) -> str:
+    """A key or word without its plural's ending: "graphs" is "graph", "processes"
+    "process", "gaussianprocess" itself."""
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=65536)
+def _words(name: str) -> frozenset[str]:
+    """The words of a name, folded and singular ("Principal Components Analysis": principal,
+    component, analysis)."""
+    return frozenset(_singular(w) for w in _WORD.findall(name.casefold()))
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _spells(name: str, acronym: str) -> bool:
+    """Whether the initials of a name's words spell an acronym (the letters and digits of
+    its key, a plural's "s" aside): each word's first letter, a number whole, the first
+    letters of the parts of a hyphenated word or a small word as the acronym has them or
+    not ("Contrastive Language-Image Pre-training" spells CLIP, "Grade School Math 8K"
+    GSM8K, "Bidirectional Encoder Representations from Transformers" BERT)."""
+    spelled = "".join(c for c in unquote(acronym) if c.isalnum())
+    parts = []
+    for word in name.casefold().split():
+        first, *rest = _WORD.findall(word) or [""]
+        if not first:
+            continue
+        head = re.escape(first if first[0].isdigit() else first[0])
+        pattern = head + "".join(f"(?:{re.escape(r[0])})?" for r in rest)
+        parts.append(f"(?:{pattern})?" if first in _SMALL_WORDS and not rest else pattern)
+    return (
+        bool(spelled) and bool(parts) and re.fullmatch("".join(parts) + "s?", spelled) is not None
+    )
+
+
+_SMALL_WORDS = frozenset({"a", "an", "and", "by", "for", "from", "in", "of", "on", "the", "to"})
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two expansions of two words or more are one, give or take words at either
+    end: each word of one is a word of the other, or its stem ("Nets" and "Network",
+    "estimator" and "estimation", "Convolution" and "Convolutional")."""
+    if len(a) < 2 or len(b) < 2:
+        return False
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return all(any(_same_word(w, v) for v in large) for w in small)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word, or two of one stem: one begins the other (three letters or more), or they
+    share all but their last three letters (five or more)."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 3 and long.startswith(short):
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= 5 and common >= len(short) - 3
+
+
 def _group(
     extractions: list[Extraction],
     names: _Names,
     uf: _UnionFind,
     reasons: dict[str, set[str]],
+    joins: Mapping[str, frozenset[str]],
 ) -> None:
-    """Join every entity's key with its aliases' keys (in `uf`), noting why (`reasons`)."""
+    """Join every entity's key with the keys of the aliases that join it (`joins`: see
+    `_Aliases.joins`) in `uf`, noting why (`reasons`)."""
     for ex in extractions:
         for e in ex.entities:
             k = names.of(e)
             uf.find(k)
             for alias in e.aliases:
                 ak = names.key(alias)
-                if ak != k:
+                if ak != k and k in joins.get(ak, ()):
                     uf.union(k, ak)
                     reasons[k].add(f"{alias!r} is an alias of {e.name!r} in paper {ex.paper.id}")
 

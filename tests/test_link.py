@@ -7,7 +7,7 @@ from conftest import SEEDS
 
 from kg.extract import extract
 from kg.link import Linker, link
-from kg.model import EntityType, Paper
+from kg.model import EntityType, ExtractedEntity, Extraction, Mention, Paper, Sentence
 
 
 def graph_of(nlp, *texts: str):
@@ -180,3 +180,174 @@ def test_each_step_of_a_linker_runs_once(nlp):
     linker.link(extractions)
     with pytest.raises(RuntimeError, match="once"):
         linker.link(extractions)
+
+
+# an acronym means one thing across papers
+
+
+def test_an_acronym_joins_the_expansion_most_abstracts_give_it(nlp):
+    kg = graph_of(
+        nlp,
+        "We propose Dynamic Sparse Training (DST), a method for sparse networks.",
+        "We study dialogue state tracking (DST) with large language models.",
+        "Dialogue state tracking (DST) is hard for small models.",
+        "Our FooNet model improves DST accuracy on MultiWOZ.",
+    )
+    tracking = next(e for e in kg.entities if e.name.lower() == "dialogue state tracking")
+    sparse = next(e for e in kg.entities if e.name == "Dynamic Sparse Training")
+    assert tracking.key != sparse.key
+    assert tracking.papers == ("p2", "p3", "p4")  # the bare DST of p4 is the common one
+    assert sparse.papers == ("p1",)
+    assert "DST" in sparse.aliases  # its own abstract's acronym stays its name
+
+
+def test_an_acronym_that_is_a_lexicon_name_is_no_other_things(nlp):
+    kg = graph_of(
+        nlp,
+        "We evaluate on the Schema-Guided Dialogue (SGD) dataset.",
+        "We train ResNet-50 with SGD and Adam.",
+    )
+    sgd = next(e for e in kg.entities if e.key == "sgd")
+    dialogue = next(e for e in kg.entities if e.key == "schemaguideddialogue")
+    assert sgd.papers == ("p2",) and sgd.type is EntityType.METHOD
+    assert dialogue.papers == ("p1",)
+    # each abstract's SGD is its own entity's: names resolve within their paper
+    assert ("p1", "SGD", "schemaguideddialogue") in kg.links
+    assert ("p2", "SGD", "sgd") in kg.links
+
+
+def test_singular_and_plural_expansions_are_one_for_an_acronym(nlp):
+    kg = graph_of(
+        nlp,
+        "We propose Spiking Neural Networks (SNNs) for vision.",
+        "We train a Spiking Neural Network (SNNs) on CIFAR-10.",
+        "We propose Sparse Neural Networks (SNNs) for speed.",
+    )
+    keys = keys_by_name(kg)
+    assert keys["Spiking Neural Networks"] == keys["Spiking Neural Network"]
+    assert keys["Sparse Neural Networks"] != keys["Spiking Neural Network"]  # two to one
+
+
+def test_a_later_abstract_that_changes_what_an_acronym_means_relinks(nlp):
+    texts = (
+        "We propose Dynamic Sparse Training (DST), a method for sparse networks.",
+        "Dynamic sparse training (DST) prunes and regrows weights.",
+        "We study dialogue state tracking (DST) with large language models.",
+        "Dialogue state tracking (DST) is hard for small models.",
+        "Dialogue state tracking (DST) needs schemas.",
+    )
+    extractions = list(extract([paper(f"p{i}", t, i) for i, t in enumerate(texts, 1)], nlp))
+    linker = Linker()
+    linker.ahead(extractions[:3])  # DST is dynamic sparse training, two to one
+    assert linker.link(extractions) == link(extractions)  # then tracking, three to two
+
+
+ACRONYMS = (
+    "We propose Dynamic Sparse Training (DST), a method for sparse networks.",
+    "Dynamic sparse training (DST) prunes and regrows weights.",
+    "We study dialogue state tracking (DST) with large language models.",
+    "Dialogue state tracking (DST) is hard for small models.",
+    "Our FooNet model improves DST accuracy on MultiWOZ.",
+    "We evaluate on the Schema-Guided Dialogue (SGD) dataset.",
+    "We train ResNet-50 with SGD and Adam.",
+    "We propose Spiking Neural Networks (SNNs) for vision.",
+    "We train a Spiking Neural Network (SNNs) on CIFAR-10.",
+    "We propose Sparse Neural Networks (SNNs) for speed.",
+)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_linking_ahead_gives_the_graph_of_all_whatever_an_acronym_comes_to_mean(nlp, seed):
+    texts = list(ACRONYMS)
+    random.Random(seed).shuffle(texts)
+    extractions = list(extract([paper(f"q{i}", t, i) for i, t in enumerate(texts, 1)], nlp))
+    linker = Linker()
+    linker.ahead(extractions[: 2 + seed % 7])
+    assert linker.link(extractions) == link(extractions)
+
+
+def test_an_acronym_the_lexicon_knows_joins_its_own_expansions(nlp):
+    kg = graph_of(
+        nlp,
+        "We fine-tune Contrastive Language-Image Pre-training (CLIP) on COCO.",  # no long label
+        "We compare with CLIP and BERT.",
+        "We propose Generative Adversarial Networks (GAN) for images.",  # a plural long form
+        "A GAN generates images.",
+    )
+    keys = keys_by_name(kg)
+    assert keys["Contrastive Language-Image Pre-training"] == keys["CLIP"] == "clip"
+    assert keys["Generative Adversarial Networks"] == keys["GAN"] == "gan"
+
+
+def made(pid: str, *entities: tuple[str, tuple[str, ...]]) -> Extraction:
+    """An extraction of `entities` ((name, aliases), each a Method), as the linker reads it."""
+    text = " ".join(n for n, _ in entities)
+    return Extraction(
+        paper=paper(pid, text, int(pid[1:])),
+        sentences=(Sentence(0, len(text)),),
+        entities=tuple(
+            ExtractedEntity(n, EntityType.METHOD, (Mention(0, len(n), n, 0),), aliases, False)
+            for n, aliases in entities
+        ),
+        relations=(),
+        results=(),
+    )
+
+
+def test_of_two_expansions_given_alike_the_acronym_joins_the_one_named_more():
+    extractions = [
+        made("p1", ("Reinforced Leaf Sequencer", ("RL",))),
+        made("p2", ("Reinforcement Learning", ("RL",))),
+        made("p3", ("Reinforcement Learning", ())),
+        made("p4", ("RL", ())),
+    ]
+    links = link(extractions).links
+    assert ("p1", "Reinforced Leaf Sequencer", "reinforcedleafsequencer") in links
+    assert {key for pid, _, key in links if pid == "p4"} == {"reinforcementlearning"}
+    alike = extractions + [made("p5", ("Reinforced Leaf Sequencer", ()))]
+    links = link(alike).links
+    assert ("p2", "Reinforcement Learning", "reinforcementlearning") in links
+    assert {key for pid, _, key in links if pid == "p4"} == {"reinforcedleafsequencer"}
+
+
+def test_an_acronym_some_abstracts_expand_otherwise_names_the_common_entity(tmp_path):
+    """`kg explain` and `kg query --param` read a name shared by two entities (DST, an alias
+    of each) as the entity more papers name."""
+    import json
+
+    from kg.builder.pipeline import build
+    from kg.query.explain import explain
+    from kg.query.library import entity_named
+
+    source = tmp_path / "abstracts.jsonl"
+    texts = (
+        "We propose Deep Sparse Training (DST), a method for sparse networks.",
+        "We study dialogue state tracking (DST) with large language models.",
+        "Dialogue state tracking (DST) is hard for small models.",
+        "Our FooNet model improves DST accuracy on MultiWOZ.",
+    )
+    source.write_text("".join(json.dumps({"abstract": t}) + "\n" for t in texts))
+    out = tmp_path / "out"
+    build([source], out, views="none", cache=False)
+    sparse = explain("Deep Sparse Training", out)  # first in order, but of one paper
+    assert "DST" in sparse.aliases  # its abstract's acronym, and the others' too
+    tracking = explain("DST", out)
+    assert tracking.key == "dialoguestatetracking" != sparse.key
+    iri = entity_named("DST", [out], "oxigraph", None)
+    assert iri is not None and iri.endswith("/dialoguestatetracking")
+
+
+def test_longer_and_stemmed_forms_of_an_expansion_join_its_acronym():
+    extractions = [
+        made("p1", ("Quantum Field Transport", ("QFT",))),
+        made("p2", ("Quantum Field Transport", ("QFT",))),
+        made("p3", ("Quantum Field Transport Sampling", ("QFT",))),  # longer
+        made("p4", ("Quick Fourier Trick", ("QFT",))),
+        made("p5", ("Generative Adversarial Nets", ("GAN",))),  # the lexicon's GAN, stemmed
+        made("p6", ("Grade School Math 8K", ("GSM8K",))),  # spells a lexicon acronym
+    ]
+    links = link(extractions).links
+    assert ("p3", "QFT", "quantumfieldtransport") in links
+    assert ("p4", "QFT", "quickfouriertrick") in links
+    assert ("p5", "GAN", "gan") in links
+    assert ("p6", "GSM8K", "gsm8k") in links

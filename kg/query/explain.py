@@ -12,6 +12,7 @@ from rdflib.namespace import SKOS
 from kg.errors import InputError
 from kg.names import entity_key, fold
 from kg.namespaces import ENTITY, KG, OA
+from kg.query.library import voted
 from kg.query.load import graph_file, parse_graph
 
 _TYPES = {str(KG[t]) for t in ("Method", "Model", "Dataset", "Benchmark", "Task", "Metric")}
@@ -51,9 +52,13 @@ def _find(graph: Graph, name: str) -> URIRef:
         return ENTITY[key]
     wanted = fold(name)
     for prop in (SKOS.prefLabel, SKOS.altLabel):
-        for subject, _, label in graph.triples((None, prop, None)):
-            if fold(str(label)) == wanted and isinstance(subject, URIRef):
-                return subject
+        named = {
+            subject
+            for subject, _, label in graph.triples((None, prop, None))
+            if fold(str(label)) == wanted and isinstance(subject, URIRef)
+        }
+        if named:  # the one most papers name, as `kg query --param` resolves a name
+            return min(named, key=lambda s: (-voted(str(graph.value(s, KG.typeVotes) or "")), s))
     raise InputError(name, "no entity of that name in the graph; try `kg stats` for names")
 
 
