@@ -45,6 +45,77 @@ SEMANTIC_SHIFT = (
     "Additionally, by clustering the resulting similarity matrices, we can categorize "
     "words that exhibit similar behavior of semantic shift in an unsupervised manner."
 )
+# sentences of the gold pool abstract iclr2024:d1a26ff55c8290e1b5ca6daf635489a64bba1162
+SALUN = (
+    "The resultant method that we call saliency unlearning (SalUn) narrows the "
+    "performance gap with 'exact' unlearning (model retraining from scratch after "
+    "removing the forgetting data points). To the best of our knowledge, SalUn is the "
+    "first principled MU approach that can effectively erase the influence of "
+    "forgetting data, classes, or concepts in both image classification and "
+    "generation tasks. As highlighted below, For example, SalUn yields a stability "
+    "advantage in high-variance random data forgetting, e.g., with a 0.2% gap "
+    "compared to exact unlearning on the CIFAR-10 dataset. Moreover, in preventing "
+    "conditional diffusion models from generating harmful images, SalUn achieves "
+    "nearly 100% unlearning accuracy, outperforming current state-of-the-art "
+    "baselines like Erased Stable Diffusion and Forget-Me-Not."
+)
+# the first sentences of the gold pool abstract iclr2024:b4d6251d3b1639d170a910826e7643be5d050285
+CAMIL = (
+    "The visual examination of tissue biopsy sections is fundamental for cancer "
+    "diagnosis, with pathologists analyzing sections at multiple magnifications to "
+    "discern tumor cells and their subtypes. However, existing attention-based "
+    "multiple instance learning (MIL) models used for analyzing Whole Slide Images "
+    "(WSIs) in cancer diagnostics often overlook the contextual information of tumor "
+    "and neighboring tiles, leading to misclassifications. To address this, we "
+    "propose the Context-Aware Multiple Instance Learning (CAMIL) architecture. CAMIL "
+    "incorporates neighbor-constrained attention to consider dependencies among tiles "
+    "within a WSI and integrates contextual constraints as prior knowledge into the "
+    "MIL model. We evaluated CAMIL on subtyping non-small cell lung cancer "
+    "(TCGA-NSCLC) and detecting lymph node (CAMELYON16 and CAMELYON17) metastasis, "
+    "achieving test AUCs of 97.5\\%, 95.9\\%, and 88.1\\%, respectively, outperforming "
+    "other state-of-the-art methods. Additionally, CAMIL enhances model "
+    "interpretability by identifying regions of high diagnostic value."
+)
+# the gold pool abstract icml2024:fqPH6ejwGi
+UNIFIED_ENCODINGS = (
+    "Predictor-based methods have substantially enhanced Neural Architecture Search "
+    "(NAS) optimization. The efficacy of these predictors is largely influenced by "
+    "the method of encoding neural network architectures. While traditional encodings "
+    "used an adjacency matrix describing the graph structure of a neural network, "
+    "novel encodings embrace a variety of approaches from unsupervised pretraining of "
+    "latent representations to vectors of zero-cost proxies. In this paper, we "
+    "categorize and investigate neural encodings from three main types: structural, "
+    "learned, and score-based. Furthermore, we extend these encodings and introduce "
+    "*unified encodings*, that extend NAS predictors to multiple search spaces. Our "
+    "analysis draws from experiments conducted on over 1.5 million neural network "
+    "architectures on NAS spaces such as NASBench-101 (NB101), NB201, NB301, Network "
+    "Design Spaces (NDS), and TransNASBench-101. Building on our study, we present "
+    "our predictor **FLAN**: **Fl**ow **A**ttention for **N**AS. FLAN integrates "
+    "critical insights on predictor design, transfer learning, and *unified "
+    "encodings* to enable more than an order of magnitude cost reduction for training "
+    "NAS accuracy predictors. Our implementation and encodings for all neural "
+    "networks are open-sourced at https://github.com/abdelfattah-lab/flan_nas."
+)
+# the gold pool abstract iclr2024:05a032243d28184a3102f9fc03c775e53cc11f84
+DELTA_AI = (
+    "We present a new algorithm for amortized inference in sparse probabilistic "
+    "graphical models (PGMs), which we call $\\Delta$-amortized inference "
+    "($\\Delta$-AI). Our approach is based on the observation that when the sampling "
+    "of variables in a PGM is seen as a sequence of actions taken by an agent, "
+    "sparsity of the PGM enables local credit assignment in the agent's policy "
+    "learning objective. This yields a local constraint that can be turned into a "
+    "local loss in the style of generative flow networks (GFlowNets) that enables "
+    "off-policy training but avoids the need to instantiate all the random variables "
+    "for each parameter update, thus speeding up training considerably. The "
+    "$\\Delta$-AI objective matches the conditional distribution of a variable given "
+    "its Markov blanket in a tractable learned sampler, which has the structure of a "
+    "Bayesian network, with the same conditional distribution under the target PGM. "
+    "As such, the trained sampler recovers marginals and conditional distributions of "
+    "interest and enables inference of partial subsets of variables. We illustrate "
+    "$\\Delta$-AI's effectiveness for sampling from synthetic PGMs and training latent "
+    "variable models with sparse factor structure. Code: "
+    "https://github.com/GFNOrg/Delta-AI."
+)
 AGENT = (
     "We propose FooAgent. On WebArena, FooAgent improves (14.9% to 33.5%) over prior "
     "agents, while on MiniWoB++, FooAgent matches them with less data."
@@ -188,11 +259,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "proposed:MD tree",
         True,
     ),
-    "novelty_words": (
-        "We call our approach loss shaping constraints because it works.",
-        "proposed:loss shaping constraints",
-        True,
-    ),
+    "novelty_words": (DELTA_AI, "proposed:Δ-amortized inference", True),
     "numbered_metrics": ("We report Top-10 accuracy on QuxSet.", "type:Top-10=Metric", True),
     "numbered_parts": (
         "We propose FooNet. Results in Table 3 and Figure 2 show that FooNet "
@@ -207,7 +274,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "relation:BarAttn part_of FooNet",
         True,
     ),
-    "plural_heads": ("We evaluate FooNet on four QA datasets.", "type:QA=Task", True),
+    "plural_heads": ("We evaluate FooNet on four KBQA datasets.", "type:KBQA=Task", True),
     "prior_work_words": (
         "We extend the recently introduced FooMC algorithm with a learned proposal.",
         "proposed:FooMC",
@@ -236,7 +303,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "entity:heat kernel attention",
         True,
     ),
-    "quantity_words": ("We evaluate FooNet on four QA datasets.", "entity:QA", True),
+    "quantity_words": ("We evaluate FooNet on four KBQA datasets.", "type:KBQA=Task", True),
     "refer_verbs": (SEMANTIC_SHIFT, "entity:semantic shift", True),
     "relation_cues": (RESNETS, "relation:ResNets evaluated_on CIFAR100", True),
     "result_clause_breaks": (AGENT, "result:FooAgent=33.5@WebArena", True),
@@ -255,8 +322,8 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "result_metric_words": (
-        "We propose FooCap. FooCap gives 48.3 CIDEr.",
-        "result:FooCap=48.3@None",
+        "We propose FooCap. FooCap gives 0.74 kappa.",
+        "result:FooCap=0.74@None",
         True,
     ),
     "result_rival_words": (
@@ -264,21 +331,12 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "result:FooNet=40.2@GSM8K",
         False,
     ),
-    "result_score_verbs": (
-        "We propose FooNet. Overall, FooNet reaches 72% on held-out prompts.",
-        "result:FooNet=72@None",
-        True,
-    ),
-    "result_skip_cues": (
-        "We propose FooNet. FooNet is up 12% on BarQA.",
-        "result:FooNet=12@BarQA",
-        False,
-    ),
-    # "the proposed framework" refers back to the paper's system in a sentence of its parts
+    "result_score_verbs": (SALUN, "result:saliency unlearning=100@CIFAR-10", True),
+    "result_skip_cues": (UNIFIED_ENCODINGS, "result:unified encodings=1.5@NASBench-101", False),
+    # a word for the paper's own system ("the proposed architecture", "our model") ties a part to it
     "self_nouns": (
-        "We propose FooNet for retrieval. The proposed framework introduces BarAttn, a novel "
-        "attention mechanism, and BazNorm, a novel normalization.",
-        "relation:BarAttn part_of FooNet",
+        CAMIL,
+        "relation:Context-Aware Multiple Instance Learning uses Whole Slide Images",
         True,
     ),
     "short_form_introducers": (
@@ -288,8 +346,8 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "strict_task_heads": (
-        "Time Series Forecasting (TSF) is hard, and existing methods often fail on it.",
-        "type:Time Series Forecasting=Task",
+        "Traffic Flow Forecasting (TFF) is hard, and existing methods often fail on it.",
+        "type:Traffic Flow Forecasting=Task",
         True,
     ),
     "strong_comparison_cues": (

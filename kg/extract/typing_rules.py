@@ -199,10 +199,23 @@ def decide_type(span: Span, doc: Doc) -> tuple[EntityType | None, str]:
 _NUMBERED = re.compile(r"([a-z]+)-\d+")
 
 
+#: the last words of a measure's name of several words ("phoneme error rate", "attack
+#: success rate", "top-1 accuracy", "expected calibration error")
+_MEASURE_ENDS = (("error", "rate"), ("success", "rate"), ("accuracy",), ("calibration", "error"))
+
+
 def _metric_name(lower: str, cues: Cues) -> bool:
     """ "accuracy", "rouge-l", and a metric word that is written with a number ("rouge-1",
-    "bleu-4", "top-5": `numbered_metrics` of cues.json; not "reward-2", a model's name)."""
+    "bleu-4", "top-5": `numbered_metrics` of cues.json; not "reward-2", a model's name); a
+    name of several words that ends as a measure's does ("phoneme error rate"), or in
+    "score" after a metric's name ("F1 score", "BLEU score")."""
     if lower in cues.metric_words:
+        return True
+    words = lower.split()
+    if len(words) > 1 and (
+        any(tuple(words[-len(end) :]) == end for end in _MEASURE_ENDS)
+        or (words[-1] == "score" and words[-2] in cues.metric_words)
+    ):
         return True
     numbered = _NUMBERED.fullmatch(lower)
     return numbered is not None and numbered.group(1) in cues.numbered_metrics
