@@ -45,20 +45,6 @@ SEMANTIC_SHIFT = (
     "Additionally, by clustering the resulting similarity matrices, we can categorize "
     "words that exhibit similar behavior of semantic shift in an unsupervised manner."
 )
-# sentences of the gold pool abstract iclr2024:d1a26ff55c8290e1b5ca6daf635489a64bba1162
-SALUN = (
-    "The resultant method that we call saliency unlearning (SalUn) narrows the "
-    "performance gap with 'exact' unlearning (model retraining from scratch after "
-    "removing the forgetting data points). To the best of our knowledge, SalUn is the "
-    "first principled MU approach that can effectively erase the influence of "
-    "forgetting data, classes, or concepts in both image classification and "
-    "generation tasks. As highlighted below, For example, SalUn yields a stability "
-    "advantage in high-variance random data forgetting, e.g., with a 0.2% gap "
-    "compared to exact unlearning on the CIFAR-10 dataset. Moreover, in preventing "
-    "conditional diffusion models from generating harmful images, SalUn achieves "
-    "nearly 100% unlearning accuracy, outperforming current state-of-the-art "
-    "baselines like Erased Stable Diffusion and Forget-Me-Not."
-)
 # the first sentences of the gold pool abstract iclr2024:b4d6251d3b1639d170a910826e7643be5d050285
 CAMIL = (
     "The visual examination of tissue biopsy sections is fundamental for cancer "
@@ -75,26 +61,6 @@ CAMIL = (
     "achieving test AUCs of 97.5\\%, 95.9\\%, and 88.1\\%, respectively, outperforming "
     "other state-of-the-art methods. Additionally, CAMIL enhances model "
     "interpretability by identifying regions of high diagnostic value."
-)
-# the gold pool abstract icml2024:fqPH6ejwGi
-UNIFIED_ENCODINGS = (
-    "Predictor-based methods have substantially enhanced Neural Architecture Search "
-    "(NAS) optimization. The efficacy of these predictors is largely influenced by "
-    "the method of encoding neural network architectures. While traditional encodings "
-    "used an adjacency matrix describing the graph structure of a neural network, "
-    "novel encodings embrace a variety of approaches from unsupervised pretraining of "
-    "latent representations to vectors of zero-cost proxies. In this paper, we "
-    "categorize and investigate neural encodings from three main types: structural, "
-    "learned, and score-based. Furthermore, we extend these encodings and introduce "
-    "*unified encodings*, that extend NAS predictors to multiple search spaces. Our "
-    "analysis draws from experiments conducted on over 1.5 million neural network "
-    "architectures on NAS spaces such as NASBench-101 (NB101), NB201, NB301, Network "
-    "Design Spaces (NDS), and TransNASBench-101. Building on our study, we present "
-    "our predictor **FLAN**: **Fl**ow **A**ttention for **N**AS. FLAN integrates "
-    "critical insights on predictor design, transfer learning, and *unified "
-    "encodings* to enable more than an order of magnitude cost reduction for training "
-    "NAS accuracy predictors. Our implementation and encodings for all neural "
-    "networks are open-sourced at https://github.com/abdelfattah-lab/flan_nas."
 )
 # the gold pool abstract iclr2024:05a032243d28184a3102f9fc03c775e53cc11f84
 DELTA_AI = (
@@ -115,6 +81,28 @@ DELTA_AI = (
     "$\\Delta$-AI's effectiveness for sampling from synthetic PGMs and training latent "
     "variable models with sparse factor structure. Code: "
     "https://github.com/GFNOrg/Delta-AI."
+)
+# the gold pool abstract iclr2024:0e83bdbf56123b904efa3dfc87018a302c14b07f
+EVOPROMPT = (
+    "Large Language Models (LLMs) excel in various tasks, but they rely on carefully "
+    "crafted prompts that often demand substantial human effort. To automate this "
+    "process, in this paper, we propose a novel framework for discrete prompt "
+    "optimization, called EvoPrompt, which borrows the idea of evolutionary "
+    "algorithms (EAs) as they exhibit good performance and fast convergence. To "
+    "enable EAs to work on discrete prompts, which are natural language expressions "
+    "that need to be coherent and human-readable, we connect LLMs with EAs. This "
+    "approach allows us to simultaneously leverage the powerful language processing "
+    "capabilities of LLMs and the efficient optimization performance of EAs. "
+    "Specifically, abstaining from any gradients or parameters, EvoPrompt starts from "
+    "a population of prompts and iteratively generates new prompts with LLMs based on "
+    "the evolutionary operators, improving the population based on the development "
+    "set. We optimize prompts for both closed- and open-source LLMs including GPT-3.5 "
+    "and Alpaca, on 31 datasets covering language understanding, generation tasks, as "
+    "well as BIG-Bench Hard (BBH) tasks. EvoPrompt significantly outperforms "
+    "human-engineered prompts and existing methods for automatic prompt generation "
+    "(e.g., up to 25% on BBH). Furthermore, EvoPrompt demonstrates that connecting "
+    "LLMs with EAs creates synergies, which could inspire further research on the "
+    "combination of LLMs and conventional algorithms."
 )
 AGENT = (
     "We propose FooAgent. On WebArena, FooAgent improves (14.9% to 33.5%) over prior "
@@ -331,8 +319,13 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "result:FooNet=40.2@GSM8K",
         False,
     ),
-    "result_score_verbs": (SALUN, "result:saliency unlearning=100@CIFAR-10", True),
-    "result_skip_cues": (UNIFIED_ENCODINGS, "result:unified encodings=1.5@NASBench-101", False),
+    "result_score_verbs": (
+        "We propose FooNet. FooNet reaches 72% on held-out prompts.",
+        "result:FooNet=72@None",
+        True,
+    ),
+    # "up to 25% on BBH" is a gain, not a score
+    "result_skip_cues": (EVOPROMPT, "result:EvoPrompt=25@BIG-Bench Hard", False),
     # a word for the paper's own system ("the proposed architecture", "our model") ties a part to it
     "self_nouns": (
         CAMIL,

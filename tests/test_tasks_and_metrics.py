@@ -92,10 +92,32 @@ def test_a_task_a_system_is_evaluated_on_is_no_benchmark(nlp):
     [
         ("FooNet reaches an 18.6% phoneme error rate (PER) on TIMIT.", "phoneme error rate"),
         ("FooNet lowers the Word Error Rate on LibriSpeech.", "Word Error Rate"),
-        ("We report METEOR and BERTScore for FooNet.", "METEOR"),
         ("We report METEOR and BERTScore for FooNet.", "BERTScore"),
         ("FooNet raises the Attack Success Rate (ASR) against GPT-4.", "Attack Success Rate"),
     ],
 )
 def test_a_measure_is_a_metric(nlp, text, name):
     assert types(nlp, text).get(name) is EntityType.METRIC
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "etype"),
+    [
+        # a task's name inside a resource's name (a review, 2026-12-07)
+        (
+            "We evaluate FooNet on the Semantic Textual Similarity Benchmark (STS-B) and MRPC.",
+            "Semantic Textual Similarity Benchmark",
+            EntityType.BENCHMARK,
+        ),
+        # acronyms and words that name systems as often as tasks or measures are no entries
+        ("We propose a Joint Detection and Tracking model (MOT) for crowds.", "MOT", None),
+        ("We present Meteor, a Mamba-based multimodal model.", "Meteor", None),
+        ("We propose CIDER, a representation learning framework.", "CIDER", None),
+    ],
+)
+def test_names_of_systems_and_resources_are_no_tasks_or_metrics(nlp, text, name, etype):
+    found = types(nlp, text)
+    assert name in found
+    assert found[name] not in (EntityType.TASK, EntityType.METRIC)
+    if etype is not None:
+        assert found[name] is etype

@@ -172,7 +172,10 @@ class LexiconMatcher:
         ]
         for match_id, start, end in [*self.matcher(doc), *written]:
             key = doc.vocab.strings[match_id]
-            spans.append(Span(doc, start, end, label=self.concepts[key].type.value, kb_id=key))
+            kind = self.concepts[key].type
+            if kind is EntityType.TASK and end < len(words) and words[end].lower() in _NAMED_BY:
+                continue  # "the Semantic Textual Similarity Benchmark": a resource's name
+            spans.append(Span(doc, start, end, label=kind.value, kb_id=key))
         classes = word_classes(doc)
         # folded matches are of names (shaped, capitalised): the class strings find them
         folded = self.folded_word
@@ -188,6 +191,9 @@ class LexiconMatcher:
 
 
 _ARTICLES = load_cues().articles  # kg/data/cues.json
+#: the head nouns after a task's name that make it part of a resource's name ("the CoNLL-2003
+#: Named Entity Recognition dataset"); a plural names resources of the task ("NLI datasets")
+_NAMED_BY = frozenset({"benchmark", "dataset", "corpus", "suite", "challenge", "treebank"})
 #: the types whose names of several words are matched in any case
 _ANY_CASE = frozenset({EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK})
 

@@ -201,7 +201,7 @@ _NUMBERED = re.compile(r"([a-z]+)-\d+")
 
 #: the last words of a measure's name of several words ("phoneme error rate", "attack
 #: success rate", "top-1 accuracy", "expected calibration error")
-_MEASURE_ENDS = (("error", "rate"), ("success", "rate"), ("accuracy",), ("calibration", "error"))
+_MEASURE_ENDS = (("error", "rate"), ("success", "rate"), ("calibration", "error"))
 
 
 def _metric_name(lower: str, cues: Cues) -> bool:
