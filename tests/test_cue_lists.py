@@ -45,22 +45,18 @@ SEMANTIC_SHIFT = (
     "Additionally, by clustering the resulting similarity matrices, we can categorize "
     "words that exhibit similar behavior of semantic shift in an unsupervised manner."
 )
-# the first sentences of the gold pool abstract iclr2024:b4d6251d3b1639d170a910826e7643be5d050285
-CAMIL = (
-    "The visual examination of tissue biopsy sections is fundamental for cancer "
-    "diagnosis, with pathologists analyzing sections at multiple magnifications to "
-    "discern tumor cells and their subtypes. However, existing attention-based "
-    "multiple instance learning (MIL) models used for analyzing Whole Slide Images "
-    "(WSIs) in cancer diagnostics often overlook the contextual information of tumor "
-    "and neighboring tiles, leading to misclassifications. To address this, we "
-    "propose the Context-Aware Multiple Instance Learning (CAMIL) architecture. CAMIL "
-    "incorporates neighbor-constrained attention to consider dependencies among tiles "
-    "within a WSI and integrates contextual constraints as prior knowledge into the "
-    "MIL model. We evaluated CAMIL on subtyping non-small cell lung cancer "
-    "(TCGA-NSCLC) and detecting lymph node (CAMELYON16 and CAMELYON17) metastasis, "
-    "achieving test AUCs of 97.5\\%, 95.9\\%, and 88.1\\%, respectively, outperforming "
-    "other state-of-the-art methods. Additionally, CAMIL enhances model "
-    "interpretability by identifying regions of high diagnostic value."
+# the last sentences of the gold pool abstract neurips2023:oGxE2Nvlda, whose gold holds
+# "decoupled regularization part_of UniT"
+UNIT = (
+    "To mitigate the aforementioned limitations, we propose a unified framework named UniT "
+    "that enables us to train flexibly in either fashion by working in the word embedding "
+    "space. It can provide a stronger robustness guarantee obtained directly from the word "
+    "embedding space without extra modules. In addition, we introduce the decoupled "
+    "regularization (DR) loss to improve the robustness of the base model, which includes "
+    "two separate robustness regularization terms for the feature extraction and "
+    "classifier modules. Experimental results on widely used text classification datasets "
+    "further demonstrate the effectiveness of the designed unified framework and the "
+    "proposed DR loss for improving the certified robust accuracy."
 )
 # the gold pool abstract iclr2024:05a032243d28184a3102f9fc03c775e53cc11f84
 DELTA_AI = (
@@ -327,11 +323,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
     # "up to 25% on BBH" is a gain, not a score
     "result_skip_cues": (EVOPROMPT, "result:EvoPrompt=25@BIG-Bench Hard", False),
     # a word for the paper's own system ("the proposed architecture", "our model") ties a part to it
-    "self_nouns": (
-        CAMIL,
-        "relation:Context-Aware Multiple Instance Learning uses Whole Slide Images",
-        True,
-    ),
+    "self_nouns": (UNIT, "relation:decoupled regularization part_of UniT", True),
     "short_form_introducers": (
         "We propose Sparse Token Routing (abbreviated as STR), a routing "
         "method. STR beats BM25 on MS MARCO.",

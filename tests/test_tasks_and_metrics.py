@@ -113,6 +113,17 @@ def test_a_measure_is_a_metric(nlp, text, name):
         ("We propose a Joint Detection and Tracking model (MOT) for crowds.", "MOT", None),
         ("We present Meteor, a Mamba-based multimodal model.", "Meteor", None),
         ("We propose CIDER, a representation learning framework.", "CIDER", None),
+        # a measure optimised is a training objective, a method (stop 57's leftover)
+        (
+            "We train the recogniser with Minimum Word Error Rate (MWER) training on LibriSpeech.",
+            "Minimum Word Error Rate",
+            None,
+        ),
+        (
+            "Minimum Error Rate Training (MERT) tunes the weights of FooMT on WMT14.",
+            "Minimum Error Rate Training",
+            None,
+        ),
     ],
 )
 def test_names_of_systems_and_resources_are_no_tasks_or_metrics(nlp, text, name, etype):

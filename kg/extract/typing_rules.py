@@ -202,19 +202,27 @@ _NUMBERED = re.compile(r"([a-z]+)-\d+")
 #: the last words of a measure's name of several words ("phoneme error rate", "attack
 #: success rate", "top-1 accuracy", "expected calibration error")
 _MEASURE_ENDS = (("error", "rate"), ("success", "rate"), ("calibration", "error"))
+#: first words that make a measure's name an objective to train by: "Minimum Word Error
+#: Rate (MWER) training", "Maximum Success Rate" are methods, not measures
+_OBJECTIVES = frozenset({"minimum", "maximum", "min", "max", "minimal", "maximal"})
 
 
 def _metric_name(lower: str, cues: Cues) -> bool:
     """ "accuracy", "rouge-l", and a metric word that is written with a number ("rouge-1",
     "bleu-4", "top-5": `numbered_metrics` of cues.json; not "reward-2", a model's name); a
     name of several words that ends as a measure's does ("phoneme error rate"), or in
-    "score" after a metric's name ("F1 score", "BLEU score")."""
+    "score" after a metric's name ("F1 score", "BLEU score"), unless it is an objective
+    ("Minimum Word Error Rate": `_OBJECTIVES`)."""
     if lower in cues.metric_words:
         return True
     words = lower.split()
-    if len(words) > 1 and (
-        any(tuple(words[-len(end) :]) == end for end in _MEASURE_ENDS)
-        or (words[-1] == "score" and words[-2] in cues.metric_words)
+    if (
+        len(words) > 1
+        and words[0] not in _OBJECTIVES
+        and (
+            any(tuple(words[-len(end) :]) == end for end in _MEASURE_ENDS)
+            or (words[-1] == "score" and words[-2] in cues.metric_words)
+        )
     ):
         return True
     numbered = _NUMBERED.fullmatch(lower)
