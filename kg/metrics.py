@@ -41,8 +41,9 @@ def metric_name(metric: str | None) -> str | None:
 def direction(metric: str | None) -> Direction | None:
     """Which way `metric` improves: "lower" when a word of its name is lower-is-better
     (error, perplexity, loss, FID, ...), else "higher" for a higher-is-better word, else
-    None (unknown)."""
+    None (unknown). A word "X@k" also counts as X ("nDCG@10" is read as nDCG)."""
     words = set(_WORD.findall((metric or "").lower()))
+    words |= {w.split("@", 1)[0] for w in words if "@" in w}
     table = _table()
     if words & table["lower_is_better"]:
         return "lower"

@@ -240,6 +240,10 @@ def test_metric_directions_and_best_first():
     assert direction("top-1 error") == "lower" and direction("FID score") == "lower"
     assert direction("Perplexity") == "lower" and direction("exact-match accuracy") == "higher"
     assert direction("widgets") is None and direction(None) is None
+    # A metric at a cut-off reads as the metric; newer text metrics and FPR95 have a direction.
+    assert direction("nDCG@10") == "higher" and direction("Recall@20") == "higher"
+    assert direction("FPR95") == "lower" and direction("BERTScore") == "higher"
+    assert direction("chrF++") == "higher" and direction("BLEURT") == "higher"
 
     def result(metric: str, value: str, who: str) -> LinkedResult:
         return LinkedResult("p", who, metric, Decimal(value), None, "b", Sentence(0, 1), "")
