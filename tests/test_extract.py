@@ -50,6 +50,9 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
         # an arrow joins a figure before and after
         ("GSM8K (5.9%→10.9%)", ["5.9", "%", "→", "10.9"]),
         ("MNIST↔SVHN and 5.9%↔7%", ["MNIST", "↔", "SVHN", "5.9", "%"]),
+        # a slash after a percent sign lists figures; an equals sign joins a measure and figure
+        ("reaching 45.2%/60.1% on A/B", ["45.2", "%", "/", "60.1"]),
+        ("with FID=3.88, (Spearman=0.80)", ["FID", "=", "3.88", "Spearman", "0.80"]),
         # an image resolution is no part of the dataset's name
         ("1.77 on CelebA-64×64 and ImageNet-256x256", ["CelebA", "-64×64", "ImageNet"]),
         # LaTeX's em-dash, inside a word, before one and after one

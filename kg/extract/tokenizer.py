@@ -36,14 +36,16 @@ def customize_tokenizer(nlp: Language) -> None:
     infixes += [
         r"—",
         r"---+",  # LaTeX's em-dash: "Mamba---end-to-end" (its en-dash, "Runge--Kutta", stays)
-        r"(?<=[0-9A-Za-z])/(?=[0-9A-Za-z])",
+        r"(?<=[0-9A-Za-z%])/(?=[0-9A-Za-z])",
         r"[()]",
         r"(?<=[0-9A-Za-z])\.(?=[A-Z][a-z])",
         # "ResNet18|MobileNetV2|DeiT-Tiny", "5.61%|3.90%": a bar lists; "5.9%→10.9%",
         # "MNIST↔SVHN" (TeX's `MNIST$\leftrightarrow$SVHN`)
         r"\|",
         r"[→⇒←↔⇔⇐↦]",
-        r"(?<=[0-9])%(?=[|→⇒←↔⇔⇐↦])",
+        r"(?<=[0-9])%(?=[|/→⇒←↔⇔⇐↦])",  # "45.2%/60.1%": a slash lists figures too
+        # "FID=3.88", "(Spearman=0.80)": a measure and its figure joined by an equals sign
+        r"(?<=[A-Za-z)])=(?=[0-9.])",
     ]
     # a sentence-final period after a name: "on GSM8K." (abbreviations are special cases);
     # units after a digit stay in the name (Math23K, Llama2-7B-128K, 30K), but for "%"
