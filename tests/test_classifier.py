@@ -122,6 +122,31 @@ def test_the_result_annotations_are_well_formed():
         assert set(x) == {"subject", "metric", "value", "unit", "benchmark"}
 
 
+EXTRA_ACL = ROOT / "training" / "annotations" / "results_acl.jsonl"
+POOL = ROOT / "training" / "annotations" / "pool.jsonl"
+
+
+def test_the_acl_result_annotations_are_well_formed():
+    """training/annotations/results_acl.jsonl: ids of ACL Anthology abstracts (of
+    ../shared/data/ml_abstracts) that are neither in the held-out ACL set nor in the pool,
+    and their results in the gold shape."""
+    lines = [json.loads(line) for line in EXTRA_ACL.read_text(encoding="utf-8").splitlines()]
+    ids = [r["id"] for r in lines]
+    assert len(ids) == len(set(ids)) >= 500
+    assert all(i.split(":", 1)[0][:-4] in {"acl", "naacl", "coling"} for i in ids)
+    held_out = ROOT / "training" / "annotations" / "acl.jsonl"
+    apart = {json.loads(line)["id"] for line in held_out.read_text(encoding="utf-8").splitlines()}
+    apart |= {json.loads(line)["id"] for line in POOL.read_text(encoding="utf-8").splitlines()}
+    assert apart.isdisjoint(ids)
+    results = [x for r in lines for x in r["results"]]
+    assert len(results) >= 100
+    for x in results:
+        assert isinstance(x["subject"], str) and x["subject"]
+        assert isinstance(x["value"], int | float)
+        assert x["benchmark"] is None or isinstance(x["benchmark"], str)
+        assert set(x) == {"subject", "metric", "value", "unit", "benchmark"}
+
+
 @pytest.mark.skipif(
     not (SHARED_DATA / "scirex").is_dir() or not (SHARED_DATA / "nlp_tdms").is_dir(),
     reason="needs ../shared/data/scirex and ../shared/data/nlp_tdms",
@@ -131,8 +156,10 @@ def test_each_annotated_result_is_a_figure_of_its_abstract():
     from goldsets import extra_results
 
     records = extra_results()
-    lines = EXTRA.read_text(encoding="utf-8").splitlines()
-    assert 0 < len(records) < len(lines)
+    lines = [*EXTRA.read_text(encoding="utf-8").splitlines()]
+    if (SHARED_DATA / "ml_abstracts").is_dir():
+        lines += EXTRA_ACL.read_text(encoding="utf-8").splitlines()
+    assert 0 < len(records) < len(lines)  # a paper in SciREX and NLP-TDMS is read once
     for r in records:
         assert r["entities"] == [] and r["relations"] == []
         text = r["text"].replace(",", "")

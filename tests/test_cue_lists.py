@@ -306,7 +306,7 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         True,
     ),
     "result_metric_words": (
-        "We propose FooCap. FooCap gives 0.74 kappa.",
+        "We propose FooCap. FooCap achieves a Spearman correlation of 0.74 with human ratings.",
         "result:FooCap=0.74@None",
         True,
     ),
@@ -315,9 +315,12 @@ CASES: dict[str, tuple[str, str | None, bool]] = {
         "result:FooNet=40.2@GSM8K",
         False,
     ),
+    # made up after the gold pool abstract of MetaCLIP (iclr2024:9c2e91f6…), whose gold holds
+    # "MetaCLIP = 72.4 on ImageNet" for "Scaling to 1B data, …, attains 72.4%"
     "result_score_verbs": (
-        "We propose FooNet. FooNet reaches 72% on held-out prompts.",
-        "result:FooNet=72@None",
+        "We introduce FooCLIP. On ImageNet, FooCLIP achieves 70.8% accuracy. Scaling to 1B "
+        "data attains 72.4%.",
+        "result:FooCLIP=72.4@ImageNet",
         True,
     ),
     # "up to 25% on BBH" is a gain, not a score

@@ -66,6 +66,10 @@ SEED004 = HERE / "annotations" / "seed004.jsonl"
 #: both Apache-2.0) that state figures: only their results are annotated, so they train the
 #: result model alone (training/README.md: "Result annotations")
 RESULTS_EXTRA = HERE / "annotations" / "results_extra.jsonl"
+#: results annotated the same way in 210 abstracts of ACL, NAACL and COLING papers that state
+#: figures (../shared/data/ml_abstracts: the ACL Anthology's, CC BY 4.0), none of them in
+#: `ACL` or the pool (training/README.md: "Result annotations of ACL Anthology abstracts")
+RESULTS_ACL = HERE / "annotations" / "results_acl.jsonl"
 DATA = SHARED / "data"
 
 
@@ -81,8 +85,9 @@ def _ending(text: str) -> str:
 
 
 def extra_results() -> list[dict]:
-    """The result annotations of `RESULTS_EXTRA` joined with their texts, in the gold shape
-    (no entities, no relations); [] when ../shared/data lacks the corpora, with a note."""
+    """The result annotations of `RESULTS_EXTRA` and `RESULTS_ACL` joined with their texts, in
+    the gold shape (no entities, no relations); those whose corpus ../shared/data lacks are
+    left out, with a note."""
     sources = {
         "scirex": (DATA / "scirex" / "train_abstracts.jsonl", "doc_id", "text"),
         "tdms": (DATA / "nlp_tdms" / "abstracts.jsonl", "paper", "abstract"),
@@ -96,9 +101,19 @@ def extra_results() -> list[dict]:
             )
             continue
         texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
+    acl_paths = [DATA / "ml_abstracts" / name for name in ACL_FILES]
+    if all(path.exists() for path in acl_paths):
+        texts.update({r["id"]: r["abstract"] for path in acl_paths for r in read_jsonl(path)})
+    else:
+        print(
+            f"{DATA / 'ml_abstracts'} is missing: training without the result annotations of "
+            "ACL Anthology abstracts",
+            file=sys.stderr,
+        )
     seen: set[str] = set()
     out = []
-    for n, r in enumerate(read_jsonl(RESULTS_EXTRA), 1):
+    annotated = [*read_jsonl(RESULTS_EXTRA), *read_jsonl(RESULTS_ACL)]
+    for n, r in enumerate(annotated, 1):
         text = texts.get(r["id"])
         if text is None or _ending(text) in seen:
             continue  # a paper in both corpora is read once
