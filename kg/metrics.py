@@ -21,9 +21,20 @@ _WORD = re.compile(r"[^\s/(),;:]+")
 
 
 @cache
+def _read() -> dict:
+    return json.loads((data_dir() / "metrics.json").read_text(encoding="utf-8"))
+
+
+@cache
 def _table() -> dict[str, frozenset[str]]:
-    table = json.loads((data_dir() / "metrics.json").read_text(encoding="utf-8"))
-    return {k: frozenset(v) for k, v in table.items() if not k.startswith("_")}
+    lists = ("not_in_a_name", "lower_is_better", "higher_is_better")
+    return {k: frozenset(_read()[k]) for k in lists}
+
+
+@cache
+def _letters() -> dict[str, str]:
+    """The measure a letter before "@" stands for: P@10 is precision, R@20 recall."""
+    return dict(_read()["cut_off_letters"])
 
 
 def metric_name(metric: str | None) -> str | None:
@@ -41,10 +52,13 @@ def metric_name(metric: str | None) -> str | None:
 def direction(metric: str | None) -> Direction | None:
     """Which way `metric` improves: "lower" when a word of its name is lower-is-better
     (error, perplexity, loss, FID, ...), else "higher" for a higher-is-better word, else
-    None (unknown). A word "X@k" also counts as X ("nDCG@10" is read as nDCG)."""
+    None (unknown). A word "X@k" also counts as X ("nDCG@10" is read as nDCG; "P@10" as
+    precision)."""
     words = set(_WORD.findall((metric or "").lower()))
-    words |= {w.split("@", 1)[0] for w in words if "@" in w}
     table = _table()
+    letters = _letters()
+    cut = {w.split("@", 1)[0] for w in words if "@" in w}  # nDCG@10, P@10
+    words |= {letters.get(w, w) for w in cut}
     if words & table["lower_is_better"]:
         return "lower"
     if words & table["higher_is_better"]:

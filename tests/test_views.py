@@ -244,6 +244,9 @@ def test_metric_directions_and_best_first():
     assert direction("nDCG@10") == "higher" and direction("Recall@20") == "higher"
     assert direction("FPR95") == "lower" and direction("BERTScore") == "higher"
     assert direction("chrF++") == "higher" and direction("BLEURT") == "higher"
+    assert direction("P@10") == "higher" and direction("R@100") == "higher"
+    assert direction("AP@50") == "higher"
+    assert direction("TPR at 1% FPR") is None  # a true-positive rate, at a false-positive one
 
     def result(metric: str, value: str, who: str) -> LinkedResult:
         return LinkedResult("p", who, metric, Decimal(value), None, "b", Sentence(0, 1), "")
