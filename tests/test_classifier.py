@@ -106,45 +106,57 @@ EXTRA = ROOT / "training" / "annotations" / "results_extra.jsonl"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
-def test_the_result_annotations_are_well_formed():
-    """training/annotations/results_extra.jsonl: an id of a SciREX or NLP-TDMS abstract, and
-    its results in the gold shape (texts stay in ../shared/data)."""
-    lines = [json.loads(line) for line in EXTRA.read_text(encoding="utf-8").splitlines()]
-    ids = [r["id"] for r in lines]
-    assert len(ids) == len(set(ids)) >= 100
-    assert all(i.split(":", 1)[0] in {"scirex", "tdms"} for i in ids)
+def _results_in_gold_shape(lines: list[dict]) -> list[dict]:
+    """Every result of `lines` (annotations of results alone), each checked for the gold
+    shape: a subject, a number, a benchmark or None, and nothing else."""
     results = [x for r in lines for x in r["results"]]
-    assert len(results) >= 100
     for x in results:
         assert isinstance(x["subject"], str) and x["subject"]
         assert isinstance(x["value"], int | float)
         assert x["benchmark"] is None or isinstance(x["benchmark"], str)
         assert set(x) == {"subject", "metric", "value", "unit", "benchmark"}
+    return results
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_result_annotations_are_well_formed():
+    """training/annotations/results_extra.jsonl: an id of a SciREX or NLP-TDMS abstract, and
+    its results in the gold shape (texts stay in ../shared/data)."""
+    lines = _lines(EXTRA)
+    ids = [r["id"] for r in lines]
+    assert len(ids) == len(set(ids)) >= 100
+    assert all(i.split(":", 1)[0] in {"scirex", "tdms"} for i in ids)
+    assert len(_results_in_gold_shape(lines)) >= 100
 
 
 EXTRA_ACL = ROOT / "training" / "annotations" / "results_acl.jsonl"
-POOL = ROOT / "training" / "annotations" / "pool.jsonl"
+ACL_FILES = ("paperlists_acl.jsonl", "paperlists_naacl.jsonl", "paperlists_coling.jsonl")
+HAS_ACL_TEXTS = all((SHARED_DATA / "ml_abstracts" / name).exists() for name in ACL_FILES)
 
 
 def test_the_acl_result_annotations_are_well_formed():
     """training/annotations/results_acl.jsonl: ids of ACL Anthology abstracts (of
     ../shared/data/ml_abstracts) that are neither in the held-out ACL set nor in the pool,
     and their results in the gold shape."""
-    lines = [json.loads(line) for line in EXTRA_ACL.read_text(encoding="utf-8").splitlines()]
+    lines = _lines(EXTRA_ACL)
     ids = [r["id"] for r in lines]
     assert len(ids) == len(set(ids)) >= 500
     assert all(i.split(":", 1)[0][:-4] in {"acl", "naacl", "coling"} for i in ids)
-    held_out = ROOT / "training" / "annotations" / "acl.jsonl"
-    apart = {json.loads(line)["id"] for line in held_out.read_text(encoding="utf-8").splitlines()}
-    apart |= {json.loads(line)["id"] for line in POOL.read_text(encoding="utf-8").splitlines()}
+    annotations = ROOT / "training" / "annotations"
+    apart = {r["id"] for name in ("acl.jsonl", "pool.jsonl") for r in _lines(annotations / name)}
     assert apart.isdisjoint(ids)
-    results = [x for r in lines for x in r["results"]]
-    assert len(results) >= 100
-    for x in results:
-        assert isinstance(x["subject"], str) and x["subject"]
-        assert isinstance(x["value"], int | float)
-        assert x["benchmark"] is None or isinstance(x["benchmark"], str)
-        assert set(x) == {"subject", "metric", "value", "unit", "benchmark"}
+    assert len(_results_in_gold_shape(lines)) >= 100
+
+
+def _is_a_figure_of(value: float, text: str) -> bool:
+    """Whether `value` is written in `text` as a number of its own, not a digit of another
+    ("1" in "2019"); thousands' commas aside."""
+    text = text.replace(",", "")
+    written = {str(value), f"{value:g}", f"{value:.1f}", f"{value:.2f}"}
+    return any(re.search(rf"(?<![\d.]){re.escape(w)}(?![\d])", text) for w in written)
 
 
 @pytest.mark.skipif(
@@ -155,22 +167,31 @@ def test_each_annotated_result_is_a_figure_of_its_abstract():
     sys.path.insert(0, str(ROOT / "training"))
     from goldsets import extra_results
 
-    records = extra_results()
-    lines = [*EXTRA.read_text(encoding="utf-8").splitlines()]
-    if (SHARED_DATA / "ml_abstracts").is_dir():
-        lines += EXTRA_ACL.read_text(encoding="utf-8").splitlines()
-    assert 0 < len(records) < len(lines)  # a paper in SciREX and NLP-TDMS is read once
+    records = [r for r in extra_results() if r["source"].split(":")[0] in {"scirex", "tdms"}]
+    assert 0 < len(records) < len(_lines(EXTRA))  # a paper in SciREX and NLP-TDMS is read once
     for r in records:
         assert r["entities"] == [] and r["relations"] == []
-        text = r["text"].replace(",", "")
         for x in r["results"]:
-            value = x["value"]
-            written = {str(value), f"{value:g}", f"{value:.1f}", f"{value:.2f}"}
-            # the figure as a number of its own, not a digit of another ("1" in "2019")
-            assert any(re.search(rf"(?<![\d.]){re.escape(w)}(?![\d])", text) for w in written), (
-                r["source"],
-                value,
-            )
+            assert _is_a_figure_of(x["value"], r["text"]), (r["source"], x["value"])
+
+
+@pytest.mark.skipif(
+    not HAS_ACL_TEXTS, reason="needs ../shared/data/ml_abstracts (its ACL Anthology files)"
+)
+def test_each_acl_annotated_result_is_a_figure_of_its_abstract():
+    """Every id of results_acl.jsonl is an abstract of ../shared/data/ml_abstracts, read by
+    training (`goldsets.extra_results`), and each of its results' values is written in it."""
+    sys.path.insert(0, str(ROOT / "training"))
+    from goldsets import extra_results
+
+    records = {r["source"]: r for r in extra_results()}
+    lines = _lines(EXTRA_ACL)
+    assert all(r["id"] in records for r in lines)
+    for r in lines:
+        record = records[r["id"]]
+        assert record["results"] == r["results"] and record["entities"] == []
+        for x in r["results"]:
+            assert _is_a_figure_of(x["value"], record["text"]), (r["id"], x["value"])
 
 
 def test_results_only_annotations_teach_the_result_model_alone(monkeypatch):

@@ -64,13 +64,15 @@ SEED004 = HERE / "annotations" / "seed004.jsonl"
 
 #: results annotated by GUIDELINE.md in abstracts of ../shared/data (SciREX and NLP-TDMS,
 #: both Apache-2.0) that state figures: only their results are annotated, so they train the
-#: result model alone (training/README.md: "Result annotations")
+#: result model alone (training/README.md: "Where the training data comes from")
 RESULTS_EXTRA = HERE / "annotations" / "results_extra.jsonl"
-#: results annotated the same way in 210 abstracts of ACL, NAACL and COLING papers that state
-#: figures (../shared/data/ml_abstracts: the ACL Anthology's, CC BY 4.0), none of them in
-#: `ACL` or the pool (training/README.md: "Result annotations of ACL Anthology abstracts")
+#: results annotated the same way in the 578 abstracts of ACL, NAACL and COLING papers that
+#: state figures (../shared/data/ml_abstracts: the ACL Anthology's, CC BY 4.0), none of them
+#: in `ACL` or the pool (training/README.md: "Where the training data comes from")
 RESULTS_ACL = HERE / "annotations" / "results_acl.jsonl"
 DATA = SHARED / "data"
+#: the ACL Anthology's files of ../shared/data/ml_abstracts
+ACL_FILES = ("paperlists_acl.jsonl", "paperlists_naacl.jsonl", "paperlists_coling.jsonl")
 
 
 #: the 271 abstracts of ../shared/data/nlp_tdms (NLP papers of 2014-2018, Apache-2.0),
@@ -101,15 +103,7 @@ def extra_results() -> list[dict]:
             )
             continue
         texts.update({f"{prefix}:{r[key]}": r[field] for r in read_jsonl(path)})
-    acl_paths = [DATA / "ml_abstracts" / name for name in ACL_FILES]
-    if all(path.exists() for path in acl_paths):
-        texts.update({r["id"]: r["abstract"] for path in acl_paths for r in read_jsonl(path)})
-    else:
-        print(
-            f"{DATA / 'ml_abstracts'} is missing: training without the result annotations of "
-            "ACL Anthology abstracts",
-            file=sys.stderr,
-        )
+    texts.update(acl_texts("the result annotations of ACL Anthology abstracts"))
     seen: set[str] = set()
     out = []
     annotated = [*read_jsonl(RESULTS_EXTRA), *read_jsonl(RESULTS_ACL)]
@@ -148,19 +142,27 @@ def tdms() -> list[dict]:
 #: abstracts of ACL, NAACL and COLING papers in ../shared/data/ml_abstracts (the ACL
 #: Anthology's, CC BY 4.0), annotated whole by GUIDELINE.md (training/README.md)
 ACL = HERE / "annotations" / "acl.jsonl"
-ACL_FILES = ("paperlists_acl.jsonl", "paperlists_naacl.jsonl", "paperlists_coling.jsonl")
+
+
+def acl_texts(what: str) -> dict[str, str]:
+    """The abstracts of `ACL_FILES` by id; {} with a note naming the missing file when one is
+    (training goes on without `what`)."""
+    paths = [DATA / "ml_abstracts" / name for name in ACL_FILES]
+    for needed in paths:
+        if not needed.exists():
+            print(f"{needed} is missing: training without {what}", file=sys.stderr)
+            return {}
+    return {r["id"]: r["abstract"] for path in paths for r in read_jsonl(path)}
 
 
 def acl() -> list[dict]:
     """The ACL Anthology annotations joined with their texts; [] with a note when
     ../shared/data/ml_abstracts or the annotations are missing."""
-    paths = [DATA / "ml_abstracts" / name for name in ACL_FILES]
-    for needed in (*paths, ACL):
-        if not needed.exists():
-            print(f"{needed} is missing: training without the ACL annotations", file=sys.stderr)
-            return []
-    texts = {r["id"]: r["abstract"] for path in paths for r in read_jsonl(path)}
-    return _joined(read_jsonl(ACL), texts)
+    if not ACL.exists():
+        print(f"{ACL} is missing: training without the ACL annotations", file=sys.stderr)
+        return []
+    texts = acl_texts("the ACL annotations")
+    return _joined(read_jsonl(ACL), texts) if texts else []
 
 
 def stage_extra(whole: bool = False) -> dict[str, list[dict]]:
