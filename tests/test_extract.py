@@ -50,9 +50,6 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
         # an arrow joins a figure before and after
         ("GSM8K (5.9%→10.9%)", ["5.9", "%", "→", "10.9"]),
         ("MNIST↔SVHN and 5.9%↔7%", ["MNIST", "↔", "SVHN", "5.9", "%"]),
-        # a slash after a percent sign lists figures; an equals sign joins a measure and figure
-        ("reaching 45.2%/60.1% on A/B", ["45.2", "%", "/", "60.1"]),
-        ("with FID=3.88, (Spearman=0.80)", ["FID", "=", "3.88", "Spearman", "0.80"]),
         # an image resolution is no part of the dataset's name
         ("1.77 on CelebA-64×64 and ImageNet-256x256", ["CelebA", "-64×64", "ImageNet"]),
         # LaTeX's em-dash, inside a word, before one and after one
@@ -63,6 +60,28 @@ def test_tokenizer_keeps_hyphenated_model_names_whole(nlp):
 def test_tokenizer_splits_what_joins_names(nlp, text, tokens):
     words = [t.text for t in nlp.make_doc(text)]
     assert all(t in words for t in tokens), words
+
+
+@pytest.mark.parametrize(
+    ("text", "run"),
+    [
+        # a slash after a percent sign lists figures; an equals sign joins a measure and figure
+        ("reaching 45.2%/60.1% on MMLU", ["45.2", "%", "/", "60.1", "%", "on"]),
+        ("with FID=3.88, (Spearman=0.80)", ["FID", "=", "3.88", ",", "(", "Spearman", "=", "0.80"]),
+        ("F1=85.2 and mAP@0.5=33.87%", ["F1", "=", "85.2", "and", "mAP@0.5", "=", "33.87", "%"]),
+    ],
+)
+def test_tokenizer_splits_figures_from_what_they_are_written_onto(nlp, text, run):
+    words = [t.text for t in nlp.make_doc(text)]
+    at = words.index(run[0])
+    assert words[at : at + len(run)] == run, words
+
+
+def test_an_equals_sign_in_a_url_or_a_variable_is_no_score(nlp):
+    words = [t.text for t in nlp.make_doc("see https://example.org/x?page=2 for details")]
+    assert "https://example.org/x?page=2" in words  # the URL stays whole
+    (ex,) = extract([paper("We propose FooNet. We ask (N=18) annotators to rate FooNet.")], nlp)
+    assert [e.name for e in ex.entities] == ["FooNet"] and ex.results == ()
 
 
 def test_tokenizer_keeps_latex_en_dashes_in_names(nlp):

@@ -40,8 +40,8 @@ def results(nlp, text: str) -> set[tuple[str | None, str, str | None]]:
             "We propose FooPrompt. FooPrompt outperforms existing methods (e.g., up to 25% "
             "on BBH).",
             "25",
-        ),  # "up to" a figure after a comparison: a gain (the two words before, with
-        # the unit, are features of their own)
+        ),  # "up to" a figure after a comparison, no score verb between: a gain
+        # (`compared_gain`; the retrained model of 2026-12-08 took it without the rule)
     ],
 )
 def test_differences_and_range_starts_are_no_scores(nlp, text, unwanted):
@@ -269,6 +269,8 @@ def test_on_what(nlp, text, expected):
         ("a relative improvement of 7.8 on BIRD", "delta_before"),
         ("FooNet brings 13.5 points higher accuracy", "delta_after"),
         ("FooNet reaches 34.8 ( +9.1 ) on LVIS", "delta_follows"),
+        # after a comparison, "up to" says by how much it was won (the EvoPrompt pool abstract)
+        ("FooNet outperforms BarNet ( e.g. , up to 25 on BBH )", "compared_gain"),
     ],
 )
 def test_cue_features(words, feature):
@@ -276,6 +278,21 @@ def test_cue_features(words, feature):
     at = next(i for i, w in enumerate(lower) if w[:1].isdigit())
     fig = Figure(at, at + 1, Decimal(lower[at]), None, 0)
     assert feature in cue_features(lower, fig, load_cues())
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "FooNet reaches success rates up to 98.1 on BBH",  # no comparison: a score
+        "FooNet outperforms BarNet , achieving up to 81.2 on BBH",  # a score verb between
+        "FooNet outperforms BarNet . It reaches up to 81.2 on BBH",  # another sentence
+    ],
+)
+def test_up_to_a_figure_is_a_gain_only_after_a_comparison(words):
+    lower = words.lower().split()
+    at = next(i for i, w in enumerate(lower) if w[:1].isdigit())
+    fig = Figure(at, at + 1, Decimal(lower[at]), None, 0)
+    assert "compared_gain" not in cue_features(lower, fig, load_cues())
 
 
 def test_a_score_has_no_difference_feature():

@@ -24,9 +24,13 @@ RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
 _NUMBER = re.compile("d")
 _SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
 #: features of a number that is no score: a difference ("by 3.2%", "12% gains", "13.5%
-#: better", "+4.1", "gains of 12%"), or where a range starts ("from 53.5% to 63.8%"): of
-#: the 390 such numbers of the pool annotations, 5 are results (4 the start of a range)
-NOT_SCORE = frozenset({"delta_after", "by_before", "delta_before", "signed", "range_start"})
+#: better", "+4.1", "gains of 12%", "outperforms X (e.g., up to 25% on BBH)"), or where a
+#: range starts ("from 53.5% to 63.8%"): of the 390 such numbers of the pool annotations,
+#: 5 are results (4 the start of a range); of the 12 "up to" a figure after a comparison in
+#: pool-train, none is
+NOT_SCORE = frozenset(
+    {"delta_after", "by_before", "delta_before", "signed", "range_start", "compared_gain"}
+)
 #: the features of a difference, which the rest of its list shares
 _DIFFERS = NOT_SCORE - {"range_start"}
 #: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
@@ -160,7 +164,26 @@ def cue_features(lower: list[str], fig: Figure, cues: Cues) -> list[str]:
         out.append("metric_at")
     if b + 1 < n and lower[b] == "(" and lower[b + 1][:1] in _SIGNS:
         out.append("delta_follows")  # "34.8 AP (+9.1)"
+    if _compared_gain(lower, fig, cues):
+        out.append("compared_gain")
     return out
+
+
+def _compared_gain(lower: list[str], fig: Figure, cues: Cues) -> bool:
+    """Whether "up to" a figure says by how much a comparison before it in its sentence
+    was won, no score verb between: "outperforms human-engineered prompts (e.g., up to 25%
+    on BBH)" is a gain; "success rates up to 98.1%" and "outperforms X, achieving up to
+    81%" are scores."""
+    a = fig.start
+    if a < 2 or lower[a - 2 : a] != ["up", "to"]:
+        return False
+    for j in range(a - 3, -1, -1):
+        w = lower[j]
+        if w in cues.result_score_verbs or w in {".", ";"} or number(w) is not None:
+            return False
+        if w in cues.strong_comparison_cues:
+            return True
+    return False
 
 
 def figure_features(

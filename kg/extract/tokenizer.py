@@ -44,8 +44,9 @@ def customize_tokenizer(nlp: Language) -> None:
         r"\|",
         r"[→⇒←↔⇔⇐↦]",
         r"(?<=[0-9])%(?=[|/→⇒←↔⇔⇐↦])",  # "45.2%/60.1%": a slash lists figures too
-        # "FID=3.88", "(Spearman=0.80)": a measure and its figure joined by an equals sign
-        r"(?<=[A-Za-z)])=(?=[0-9.])",
+        # "FID=3.88", "F1=85.2", "(Spearman=0.80)": a measure and its figure joined by an
+        # equals sign
+        r"(?<=[A-Za-z0-9)])=(?=[0-9.])",
     ]
     # a sentence-final period after a name: "on GSM8K." (abbreviations are special cases);
     # units after a digit stay in the name (Math23K, Llama2-7B-128K, 30K), but for "%"
