@@ -27,7 +27,7 @@ def _read() -> dict:
 
 @cache
 def _table() -> dict[str, frozenset[str]]:
-    lists = ("not_in_a_name", "lower_is_better", "higher_is_better")
+    lists = ("not_in_a_name", "name_starts_after", "lower_is_better", "higher_is_better")
     return {k: frozenset(_read()[k]) for k in lists}
 
 
@@ -38,12 +38,18 @@ def _letters() -> dict[str, str]:
 
 
 def metric_name(metric: str | None) -> str | None:
-    """`metric` without the leading words that are not part of a metric's name
-    ("model achieves FID" → "FID"); None when nothing is left."""
+    """`metric` without what is not part of a metric's name: the words up to the last verb
+    of a score ("samplers achieve FID scores" → "FID scores") and the leading words that
+    open its span ("achieving FID", "near perfect accuracy" → "accuracy"); None when
+    nothing is left."""
     if not metric:
         return None
     words = metric.split()
-    skip = _table()["not_in_a_name"]
+    table = _table()
+    verbs = [k for k, w in enumerate(words) if w.lower() in table["name_starts_after"]]
+    if verbs:
+        words = words[verbs[-1] + 1 :]
+    skip = table["not_in_a_name"]
     while words and words[0].lower() in skip:
         words.pop(0)
     return " ".join(words) or None

@@ -215,6 +215,11 @@ def test_lower_is_better_is_stated_and_ranks_lowest_first():
         and metric_name("top-1 accuracy") == "top-1 accuracy"
     )
     assert metric_name("the") is None and metric_name(None) is None
+    # what stands before the verb of a score, and words that judge the figure, are no name
+    assert metric_name("samplers achieve FID scores") == "FID scores"
+    assert metric_name("approach achieves classification accuracies") == "classification accuracies"
+    assert metric_name("near perfect accuracy") == "accuracy"
+    assert metric_name("comparable execution accuracy") == "execution accuracy"
     assert direction(metric_name("improve FID")) == "lower"
     rows = [
         LinkedResult("p", s, "FID", Decimal(v), None, "b", Sentence(0, 1), "")
