@@ -42,6 +42,11 @@ def results(nlp, text: str) -> set[tuple[str | None, str, str | None]]:
             "25",
         ),  # "up to" a figure after a comparison, no score verb between: a gain
         # (`compared_gain`; the retrained model of 2026-12-08 took it without the rule)
+        (
+            "We propose FooNAS. Experiments on over 1.5 million architectures of "
+            "NAS-Bench-101 show that FooNAS reaches 94.3% accuracy.",
+            "1.5",
+        ),  # a count (the gold pool abstract icml2024:fqPH6ejwGi)
     ],
 )
 def test_differences_and_range_starts_are_no_scores(nlp, text, unwanted):
@@ -271,6 +276,7 @@ def test_on_what(nlp, text, expected):
         ("FooNet reaches 34.8 ( +9.1 ) on LVIS", "delta_follows"),
         # after a comparison, "up to" says by how much it was won (the EvoPrompt pool abstract)
         ("FooNet outperforms BarNet ( e.g. , up to 25 on BBH )", "compared_gain"),
+        ("FooNet reaches 1.5 million users on BBH", "count_after"),
     ],
 )
 def test_cue_features(words, feature):

@@ -24,15 +24,28 @@ RESOURCES = (EntityType.BENCHMARK, EntityType.DATASET)
 _NUMBER = re.compile("d")
 _SIGNS = frozenset({"+", "-", "−", "±", "~", "∼", "≈"})
 #: features of a number that is no score: a difference ("by 3.2%", "12% gains", "13.5%
-#: better", "+4.1", "gains of 12%", "outperforms X (e.g., up to 25% on BBH)"), or where a
-#: range starts ("from 53.5% to 63.8%"): of the 390 such numbers of the pool annotations,
-#: 5 are results (4 the start of a range); of the 12 "up to" a figure after a comparison in
-#: pool-train, none is
+#: better", "+4.1", "gains of 12%", "outperforms X (e.g., up to 25% on BBH)"), where a
+#: range starts ("from 53.5% to 63.8%"), a count ("1.5 million"): of the 390 differences
+#: and range starts of the pool annotations, 5 are results (4 the start of a range); of the
+#: 12 "up to" a figure after a comparison in pool-train, none is
 NOT_SCORE = frozenset(
-    {"delta_after", "by_before", "delta_before", "signed", "range_start", "compared_gain"}
+    {
+        "delta_after",
+        "by_before",
+        "delta_before",
+        "signed",
+        "range_start",
+        "compared_gain",
+        "count_after",
+    }
+)
+#: words that make the number before them a count ("1.5 million architectures"): of the 38
+#: such numbers of pool-train, none is a result
+_COUNTS = frozenset(
+    {"thousand", "million", "billion", "trillion", "thousands", "millions", "billions"}
 )
 #: the features of a difference, which the rest of its list shares
-_DIFFERS = NOT_SCORE - {"range_start"}
+_DIFFERS = NOT_SCORE - {"range_start", "count_after"}
 #: words that may stand between the figures of one list ("by 14.5%, 15.1% and 13.0% on")
 _LIST_WORDS = frozenset({",", "and", "or", "on", "in", "for", "the", "%", ";", "respectively"})
 #: what alone stands between the figures of a tight list
@@ -166,6 +179,8 @@ def cue_features(lower: list[str], fig: Figure, cues: Cues) -> list[str]:
         out.append("delta_follows")  # "34.8 AP (+9.1)"
     if _compared_gain(lower, fig, cues):
         out.append("compared_gain")
+    if b < n and lower[b] in _COUNTS:
+        out.append("count_after")
     return out
 
 
